@@ -1,0 +1,5 @@
+import sys
+
+from jaxcheck.cli import main
+
+sys.exit(main())

@@ -1,0 +1,96 @@
+"""The `jaxcheck` command. Exit 0: clean; 1: findings; 2: usage, config or internal error."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from jaxcheck import __version__
+from jaxcheck.config import ConfigError, find_config, split_codes
+from jaxcheck.rules import CODES
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"jaxcheck: error: {message}\n")
+
+
+def _jobs(text: str) -> int:
+    if text == "auto":
+        return os.cpu_count() or 1
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number or 'auto', got {text!r}")
+    return value
+
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="jaxcheck",
+        description="Find the static values that make JAX return stale results or recompile on every call.",
+    )
+    parser.add_argument("--version", action="version", version=f"jaxcheck {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    check = commands.add_parser("check", help="check files and folders (default: the current folder)")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--select", type=split_codes, help="only these codes or prefixes, comma-separated (replaces the config's)")
+    check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
+    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk cache")
+    check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
+    commands.add_parser("rules", help="list the rule codes")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "rules":
+        for code, (name, summary) in CODES.items():
+            print(f"{code}  {name:<24}  {summary}")
+        return EXIT_CLEAN
+    if args.command != "check":
+        build_parser().print_help()
+        return EXIT_ERROR
+    return _check(args)
+
+
+def _check(args: argparse.Namespace) -> int:
+    from jaxcheck.engine import check_paths
+    from jaxcheck.report import REPORTERS
+
+    missing = [path for path in args.paths if not os.path.exists(path)]
+    if missing:
+        print(f"jaxcheck: error: no such file or folder: {missing[0]}", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        configs = {path: find_config(path).with_options(args.select, args.ignore) for path in args.paths}
+    except ConfigError as error:
+        print(f"jaxcheck: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    result = check_paths(args.paths, configs.__getitem__, args.jobs)
+    REPORTERS[args.format](result.findings, sys.stdout)
+    if args.format == "text":
+        files = len({finding.path for finding in result.findings})
+        print(
+            f"Found {len(result.findings)} finding{'s' * (len(result.findings) != 1)} in {files} "
+            f"file{'s' * (files != 1)} ({result.files} checked).",
+            file=sys.stderr,
+        )
+    if result.internal_errors:
+        return EXIT_ERROR
+    if result.findings and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""`[tool.jaxcheck]` in pyproject.toml: found, validated, and asked which codes apply."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from jaxcheck.pathmatch import matches_any
+from jaxcheck.rules import CODES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+KEYS = ("select", "ignore", "per-file-ignores", "exclude")
+
+
+class ConfigError(Exception):
+    """A configuration that cannot be used; the message says what to fix."""
+
+
+@dataclass(frozen=True)
+class Config:
+    root: str  # the folder patterns are relative to
+    source: str = ""  # the pyproject.toml read, if any
+    select: tuple[str, ...] | None = None  # None: every code
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def relative(self, path: str) -> str | None:
+        """`path` relative to the root with '/' separators; None when outside it."""
+        relative = os.path.relpath(os.path.abspath(path), self.root)
+        if relative == ".." or relative.startswith(".." + os.sep):
+            return None
+        return relative.replace(os.sep, "/")
+
+    def is_excluded(self, path: str, is_dir: bool = False) -> bool:
+        relative = self.relative(path)
+        return bool(self.exclude) and relative is not None and matches_any(self.exclude, relative, is_dir)
+
+    def is_enabled(self, code: str, path: str) -> bool:
+        selected = _longest_prefix(code, self.select) if self.select is not None else 0
+        ignored = _longest_prefix(code, self.ignore)
+        if self.select is not None and selected == 0:
+            return False
+        if ignored and ignored >= selected:
+            return False
+        if self.per_file_ignores:
+            relative = self.relative(path)
+            if relative is not None:
+                for pattern, codes in self.per_file_ignores:
+                    if _longest_prefix(code, codes) and matches_any((pattern,), relative):
+                        return False
+        return True
+
+    def with_options(self, select: tuple[str, ...] | None, extend_ignore: tuple[str, ...]) -> Config:
+        """The command line's `--select` replaces the config's; `--ignore` adds to it."""
+        for code in (*(select or ()), *extend_ignore):
+            _check_code(code, "the command line")
+        return replace(
+            self,
+            select=select if select is not None else self.select,
+            ignore=self.ignore + extend_ignore,
+        )
+
+
+def _longest_prefix(code: str, prefixes) -> int:
+    return max((len(prefix) for prefix in prefixes if code.startswith(prefix)), default=0)
+
+
+def _check_code(code: str, where: str) -> None:
+    if not code or not any(known.startswith(code) for known in CODES):
+        raise ConfigError(
+            f"unknown code {code!r} in {where}: jaxcheck's codes are {', '.join(CODES)} "
+            "(a prefix such as 'JAX1' selects a family)"
+        )
+
+
+def split_codes(text: str) -> tuple[str, ...]:
+    """'JAX101, JAX102' -> ('JAX101', 'JAX102')"""
+    return tuple(part.strip() for part in text.replace(" ", ",").split(",") if part.strip())
+
+
+@lru_cache(maxsize=256)
+def find_config(start: str) -> Config:
+    """The config of the nearest pyproject.toml with `[tool.jaxcheck]` above `start`."""
+    folder = os.path.abspath(start)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    current = folder
+    while True:
+        candidate = os.path.join(current, "pyproject.toml")
+        if os.path.isfile(candidate):
+            config = load_config(candidate)
+            if config is not None:
+                return config
+        parent = os.path.dirname(current)
+        if parent == current:
+            return Config(root=folder)
+        current = parent
+
+
+def load_config(path: str) -> Config | None:
+    """Read `[tool.jaxcheck]` from a pyproject.toml; None when it has no such table."""
+    try:
+        with open(path, "rb") as handle:
+            document = tomllib.load(handle)
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    table = document.get("tool", {}).get("jaxcheck") if isinstance(document.get("tool"), dict) else None
+    if table is None:
+        return None
+    where = f"{path} [tool.jaxcheck]"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    unknown = sorted(set(table) - set(KEYS))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
+    root = os.path.dirname(os.path.abspath(path))
+    select = _code_list(table, "select", where) if "select" in table else None
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{where}: 'per-file-ignores' must be a table of pattern = [codes]")
+    per_file_ignores = tuple(
+        (pattern, _code_list(per_file, pattern, f"{where} per-file-ignores")) for pattern in per_file
+    )
+    exclude = table.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(item, str) and item for item in exclude):
+        raise ConfigError(f"{where}: 'exclude' must be a list of .gitignore-style patterns")
+    return Config(
+        root=root,
+        source=path,
+        select=select,
+        ignore=_code_list(table, "ignore", where),
+        per_file_ignores=per_file_ignores,
+        exclude=tuple(exclude),
+    )
+
+
+def _code_list(table: dict, key: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = list(split_codes(value))
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: {key!r} must be a list of codes such as [\"JAX101\"]")
+    for code in value:
+        _check_code(code.strip(), f"{where} {key!r}")
+    return tuple(code.strip() for code in value)

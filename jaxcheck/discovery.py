@@ -1,0 +1,79 @@
+"""Which files a run checks: Python files below the given paths, minus the excluded."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Iterator
+
+# Folders no one wants linted: version control, caches, build output, environments.
+SKIPPED_FOLDERS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "__pycache__",
+        ".tox",
+        ".nox",
+        ".venv",
+        "venv",
+        ".eggs",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".jaxcheck_cache",
+        ".ipynb_checkpoints",
+        "node_modules",
+        "site-packages",
+        "build",
+        "dist",
+    }
+)
+
+
+def is_virtualenv(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
+
+
+def python_files(paths, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
+    """Files to check, each once, in a stable order.
+
+    A file named on the command line is checked whatever its suffix, unless the
+    config excludes it; folders are searched for `*.py` and `*.pyi` files.
+    """
+    seen: set[str] = set()
+    for path in paths:
+        if os.path.isdir(path):
+            found = _walk(path, is_excluded)
+        elif is_excluded(path, False):
+            continue
+        else:
+            found = iter((path,))
+        for file in found:
+            key = os.path.realpath(file)
+            if key not in seen:
+                seen.add(key)
+                yield file
+
+
+def _walk(top: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
+    visited: set[str] = set()
+    for folder, folders, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in visited:  # a symlink loop
+            folders[:] = []
+            continue
+        visited.add(real)
+        folders[:] = sorted(
+            name
+            for name in folders
+            if name not in SKIPPED_FOLDERS
+            and not name.endswith(".egg-info")
+            and not is_virtualenv(os.path.join(folder, name))
+            and not is_excluded(os.path.join(folder, name), True)
+        )
+        for name in sorted(files):
+            if name.endswith((".py", ".pyi")):
+                path = os.path.join(folder, name)
+                if not is_excluded(path, False):
+                    yield path

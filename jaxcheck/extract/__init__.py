@@ -1,0 +1,28 @@
+"""Source text to facts: the only part of jaxcheck that imports LibCST."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxcheck.extract.module import extract_facts
+from jaxcheck.facts import ModuleFacts
+
+
+class ParseError(Exception):
+    """The text is not Python that LibCST can parse; `line`/`column` say where."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+        self.column = column
+
+
+def facts_from_source(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts:
+    try:
+        tree = cst.parse_module(text)
+    except cst.ParserSyntaxError as error:
+        message = str(error).strip().splitlines()[0] if str(error).strip() else "invalid syntax"
+        raise ParseError(f"syntax error: {message}", error.raw_line, error.raw_column + 1) from None
+    except RecursionError:
+        raise ParseError("the file nests too deeply to parse") from None
+    return extract_facts(tree, path, module_name, is_package)

@@ -1,0 +1,441 @@
+"""The second pass over a module: LibCST nodes in, `ModuleFacts` out."""
+
+from __future__ import annotations
+
+import ast
+
+import libcst as cst
+
+from jaxcheck import facts as f
+from jaxcheck.extract.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
+from jaxcheck.extract.tree import Positions, children, dotted_name
+
+_TYPING_WRAPPERS = frozenset(
+    {
+        "typing.Optional",
+        "typing.Union",
+        "typing.Annotated",
+        "typing.Final",
+        "typing.ClassVar",
+        "typing_extensions.Optional",
+        "typing_extensions.Annotated",
+        "typing_extensions.Final",
+    }
+)
+_ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
+_CONSTANTS = {"True": True, "False": False, "None": None}
+
+
+def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
+    return _Extractor(tree, path, module_name, is_package).run()
+
+
+class _Extractor:
+    def __init__(self, tree: cst.Module, path: str, module_name: str, is_package: bool) -> None:
+        self.tree = tree
+        self.path = path
+        self.module_name = module_name
+        self.scopes: ScopeTable = build_scopes(tree, module_name, is_package)
+        self.positions = Positions(tree)
+        self.classes: list[f.ClassFacts] = []
+        self.functions: list[f.FunctionFacts] = []
+        self.calls: list[tuple[str, f.Value]] = []
+        self.bindings: list[f.Binding] = []
+        self.writes: list[f.AttributeWrite] = []
+        self.function_scopes: dict[str, Scope] = {}
+        self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool]]] = {}
+        self.returns: dict[str, list[f.Value]] = {}
+        self._values: dict[int, f.Value] = {}
+
+    def run(self) -> f.ModuleFacts:
+        self.statements(self.tree.body, self.scopes.module)
+        functions = tuple(self._finish_function(function) for function in self.functions)
+        return f.ModuleFacts(
+            path=self.path,
+            module=self.module_name,
+            classes=tuple(self.classes),
+            functions=functions,
+            calls=tuple(self.calls),
+            bindings=tuple(self.bindings),
+            attribute_writes=tuple(self.writes),
+        )
+
+    # Statements
+
+    def statements(self, statements, scope: Scope) -> None:
+        for statement in statements:
+            self.statement(statement, scope)
+
+    def statement(self, node: cst.CSTNode, scope: Scope) -> None:
+        if isinstance(node, cst.SimpleStatementLine):
+            for small in node.body:
+                self.small_statement(small, scope)
+        elif isinstance(node, cst.FunctionDef):
+            self.function(node, scope)
+        elif isinstance(node, cst.ClassDef):
+            self.class_(node, scope)
+        else:
+            self.compound(node, scope)
+
+    def compound(self, node: cst.CSTNode, scope: Scope) -> None:
+        """if/for/while/try/with/match: scan the header, bind targets, descend."""
+        blocks = []
+        for child in children(node):
+            if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
+                blocks.append(child)
+            elif isinstance(child, (cst.Else, cst.Finally, cst.If, cst.ExceptHandler, cst.ExceptStarHandler, cst.MatchCase)):
+                self.compound(child, scope)
+            elif isinstance(child, cst.WithItem):
+                self.scan(child.item, scope)
+                if child.asname is not None:
+                    self.bind_target(child.asname.name, None, scope)
+            elif isinstance(child, cst.AsName):
+                self.bind_target(child.name, None, scope)
+            elif isinstance(node, cst.For) and child is node.target:
+                self.bind_target(child, None, scope)
+            elif isinstance(child, cst.BaseExpression):
+                self.scan(child, scope)
+        for block in blocks:
+            if isinstance(block, cst.SimpleStatementSuite):
+                for small in block.body:
+                    self.small_statement(small, scope)
+            else:
+                self.statements(block.body, scope)
+
+    def small_statement(self, node: cst.CSTNode, scope: Scope) -> None:
+        if isinstance(node, cst.Assign):
+            value = self.value(node.value, scope)
+            for target in node.targets:
+                self.bind_target(target.target, value if len(node.targets) == 1 else None, scope)
+            self.scan(node.value, scope)
+        elif isinstance(node, cst.AnnAssign):
+            value = self.value(node.value, scope) if node.value is not None else None
+            if scope.kind == CLASS and isinstance(node.target, cst.Name):
+                self._class_attributes.append(
+                    f.ClassAttribute(
+                        node.target.value,
+                        self.location(node),
+                        self.annotation_refs(node.annotation.annotation, scope),
+                        value,
+                    )
+                )
+            elif value is not None or not isinstance(node.target, cst.Name):
+                self.bind_target(node.target, value, scope)
+            if node.value is not None:
+                self.scan(node.value, scope)
+        elif isinstance(node, cst.AugAssign):
+            self.bind_target(node.target, None, scope)
+            self.scan(node.value, scope)
+        elif isinstance(node, cst.Del):
+            self.bind_target(node.target, None, scope)
+        elif isinstance(node, cst.Return):
+            if node.value is not None:
+                self.scan(node.value, scope)
+                if scope.kind == FUNCTION:
+                    self.returns.setdefault(scope.qualname, []).append(self.value(node.value, scope))
+        elif isinstance(node, (cst.Expr, cst.Raise, cst.Assert)):
+            for child in children(node):
+                self.scan(child, scope)
+
+    def bind_target(self, target: cst.CSTNode, value: f.Value | None, scope: Scope) -> None:
+        """Record what an assignment, `del`, loop or `with` binds or writes."""
+        location = self.location(target)
+        if isinstance(target, cst.Name):
+            if scope.kind == CLASS:
+                self._class_attributes.append(f.ClassAttribute(target.value, location, (), value))
+                return
+            ref = scope.resolve(target.value) if target.value in scope.globals else scope.local_ref(target.value)
+            self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self.bind_target(element.value, None, scope)
+        elif isinstance(target, cst.StarredElement):
+            self.bind_target(target.value, None, scope)
+        elif isinstance(target, cst.Attribute):
+            base = dotted_name(target.value)
+            if base is not None:
+                self.writes.append(
+                    f.AttributeWrite(
+                        scope.resolve_dotted(base), target.attr.value, location, self._function_of(scope), value
+                    )
+                )
+            else:
+                self.scan(target.value, scope)
+        elif isinstance(target, cst.Subscript):
+            self.scan(target, scope)
+
+    # Definitions
+
+    def function(self, node: cst.FunctionDef, scope: Scope) -> None:
+        inner = self.scopes.of(node)
+        self.function_scopes[inner.qualname] = inner
+        for decorator in node.decorators:
+            self.scan(decorator.decorator, scope)
+        parameters = []
+        params = node.params
+        groups = (
+            (params.posonly_params, "positional"),
+            (params.params, "positional"),
+            ((params.star_arg,) if isinstance(params.star_arg, cst.Param) else (), "vararg"),
+            (params.kwonly_params, "keyword"),
+            ((params.star_kwarg,) if params.star_kwarg is not None else (), "varkw"),
+        )
+        for group, kind in groups:
+            for param in group:
+                annotation = ()
+                if param.annotation is not None:
+                    annotation = self.annotation_refs(param.annotation.annotation, scope)
+                if param.default is not None:
+                    self.scan(param.default, scope)
+                parameters.append(f.Parameter(param.name.value, kind, annotation))
+        self.functions.append(
+            f.FunctionFacts(
+                qualname=inner.qualname,
+                name=node.name.value,
+                location=self.location(node),
+                parameters=tuple(parameters),
+                decorators=tuple(self.value(decorator.decorator, scope) for decorator in node.decorators),
+                uses=(),
+                class_qualname=scope.qualname if scope.kind == CLASS else "",
+            )
+        )
+        self.statements(_block(node.body), inner)
+
+    def _finish_function(self, function: f.FunctionFacts) -> f.FunctionFacts:
+        scope = self.function_scopes[function.qualname]
+        uses = []
+        for name in scope.parameters:
+            record = self.parameter_uses.get((function.qualname, name))
+            if record is not None:
+                attributes, opaque = record
+                uses.append(f.ParameterUse(name, tuple(sorted(attributes)), bool(opaque)))
+        return f.FunctionFacts(
+            qualname=function.qualname,
+            name=function.name,
+            location=function.location,
+            parameters=function.parameters,
+            decorators=function.decorators,
+            uses=tuple(uses),
+            returns=tuple(self.returns.get(function.qualname, ())),
+            class_qualname=function.class_qualname,
+        )
+
+    def class_(self, node: cst.ClassDef, scope: Scope) -> None:
+        inner = self.scopes.of(node)
+        for decorator in node.decorators:
+            self.scan(decorator.decorator, scope)
+        bases, keywords = [], []
+        for arg in node.bases:
+            self.scan(arg.value, scope)
+            name = dotted_name(arg.value)
+            if isinstance(arg.value, cst.Subscript):  # Generic[T], NamedTuple-like bases
+                name = dotted_name(arg.value.value)
+            bases.append(scope.resolve_dotted(name) if name is not None else "")
+        for arg in node.keywords:
+            self.scan(arg.value, scope)
+            name = dotted_name(arg.value)
+            keywords.append((arg.keyword.value, scope.resolve_dotted(name) if name is not None else ""))
+        saved = getattr(self, "_class_attributes", None)
+        self._class_attributes: list[f.ClassAttribute] = []
+        first_function = len(self.functions)
+        body = _block(node.body)
+        self.statements(body, inner)
+        methods = tuple(
+            function.qualname
+            for function in self.functions[first_function:]
+            if function.class_qualname == inner.qualname
+        )
+        self.classes.append(
+            f.ClassFacts(
+                qualname=inner.qualname,
+                name=node.name.value,
+                location=self.location(node),
+                bases=tuple(bases),
+                keywords=tuple(keywords),
+                decorators=tuple(self.value(decorator.decorator, scope) for decorator in node.decorators),
+                methods=methods,
+                attributes=tuple(self._class_attributes),
+            )
+        )
+        self._class_attributes = saved
+
+    # Expressions
+
+    def scan(self, node: cst.CSTNode, scope: Scope) -> None:
+        """Record the calls in an expression and how it uses parameters."""
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str]]] = [(node, None, frozenset())]
+        while stack:
+            current, parent, shadowed = stack.pop()
+            if isinstance(current, cst.Name):
+                self._name_use(current, parent, shadowed, scope)
+                continue
+            if isinstance(current, cst.Call):
+                self._call(current, scope)
+            elif isinstance(current, cst.Lambda):
+                params = current.params
+                names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
+                for star in (params.star_arg, params.star_kwarg):
+                    if isinstance(star, cst.Param):
+                        names.append(star.name.value)
+                shadowed = shadowed | frozenset(names)
+            elif isinstance(current, cst.Attribute):
+                # Only the object is a name use; `.attr` is not.
+                stack.append((current.value, current, shadowed))
+                continue
+            for child in children(current):
+                stack.append((child, current, shadowed))
+
+    def _name_use(self, node: cst.Name, parent, shadowed: frozenset[str], scope: Scope) -> None:
+        name = node.value
+        if name in shadowed or name in _CONSTANTS:
+            return
+        ref = scope.resolve(name)
+        function, sep, local = ref.partition(":")
+        if not sep:
+            return
+        function_scope = self.function_scopes.get(function)
+        if function_scope is None or local not in function_scope.parameters:
+            return
+        attributes, opaque = self.parameter_uses.setdefault((function, local), (set(), []))
+        if isinstance(parent, cst.Attribute):
+            attributes.add(parent.attr.value)
+        elif isinstance(parent, cst.Comparison) and all(
+            isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons
+        ):
+            return
+        elif isinstance(parent, cst.Arg) and parent.keyword is node:
+            return
+        elif not opaque:
+            opaque.append(True)
+
+    def _call(self, node: cst.Call, scope: Scope) -> None:
+        value = self.value(node, scope)
+        function = self._function_of(scope)
+        self.calls.append((function, value))
+        if value.ref in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
+            target, attribute = value.args[0], value.args[1]
+            if target.kind == f.NAME:
+                name = attribute.literal if isinstance(attribute.literal, str) else "*"
+                written = value.args[2] if len(value.args) > 2 else None
+                self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
+
+    def value(self, node: cst.CSTNode, scope: Scope) -> f.Value:
+        known = self._values.get(id(node))
+        if known is None:
+            known = self._values[id(node)] = self._value(node, scope)
+        return known
+
+    def _value(self, node: cst.CSTNode, scope: Scope) -> f.Value:
+        location = self.location(node)
+        if isinstance(node, cst.Name) and node.value in _CONSTANTS:
+            return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            dotted = dotted_name(node)
+            if dotted is not None:
+                return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+            return f.Value(f.OTHER, location)
+        if isinstance(node, cst.Call):
+            return self._call_value(node, scope, location)
+        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+            return f.Value(f.CONSTANT, location, literal=_literal(node.value))
+        if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
+            return f.Value(f.CONSTANT, location)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            operand = self.value(node.expression, scope)
+            if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
+                return f.Value(f.CONSTANT, location, literal=-operand.literal)
+            return f.Value(f.OTHER, location)
+        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+            kind = {cst.Tuple: f.TUPLE, cst.List: f.LIST, cst.Set: f.SET}[type(node)]
+            elements = tuple(
+                f.Value(f.OTHER, self.location(element), ref="*")
+                if isinstance(element, cst.StarredElement)
+                else self.value(element.value, scope)
+                for element in node.elements
+            )
+            literal = None
+            if all(element.kind == f.CONSTANT for element in elements):
+                literal = tuple(element.literal for element in elements)
+            return f.Value(kind, location, args=elements, literal=literal)
+        if isinstance(node, cst.ListComp):
+            return f.Value(f.LIST, location)
+        if isinstance(node, cst.SetComp):
+            return f.Value(f.SET, location)
+        if isinstance(node, (cst.Dict, cst.DictComp)):
+            return f.Value(f.DICT, location)
+        if isinstance(node, cst.Lambda):
+            return f.Value(f.LAMBDA, location)
+        return f.Value(f.OTHER, location)
+
+    def _call_value(self, node: cst.Call, scope: Scope, location: f.Location) -> f.Value:
+        callee = dotted_name(node.func)
+        ref = scope.resolve_dotted(callee) if callee is not None else ""
+        args, keywords = [], []
+        for arg in node.args:
+            if arg.star == "*":
+                args.append(f.Value(f.OTHER, self.location(arg), ref="*"))
+            elif arg.star == "**":
+                keywords.append(("**", self.value(arg.value, scope)))
+            elif arg.keyword is not None:
+                keywords.append((arg.keyword.value, self.value(arg.value, scope)))
+            else:
+                args.append(self.value(arg.value, scope))
+        func = None
+        if callee is None and isinstance(node.func, cst.Call):
+            func = self.value(node.func, scope)
+        return f.Value(f.CALL, location, ref, tuple(args), tuple(keywords), func=func)
+
+    def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[str, ...]:
+        """The classes an annotation names, through Optional, unions and strings."""
+        if isinstance(node, cst.SimpleString):
+            text = _literal(node.value)
+            if not isinstance(text, str):
+                return ()
+            try:
+                node = cst.parse_expression(text.strip())
+            except cst.ParserSyntaxError:
+                return ()
+        dotted = dotted_name(node)
+        if dotted is not None:
+            return () if dotted == "None" else (scope.resolve_dotted(dotted),)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            return self.annotation_refs(node.left, scope) + self.annotation_refs(node.right, scope)
+        if isinstance(node, cst.Subscript):
+            base = dotted_name(node.value)
+            if base is None:
+                return ()
+            ref = scope.resolve_dotted(base)
+            if ref not in _TYPING_WRAPPERS:
+                return (ref,)
+            elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
+            if ref.endswith("Annotated"):
+                elements = elements[:1]
+            refs: tuple[str, ...] = ()
+            for element in elements:
+                refs += self.annotation_refs(element, scope)
+            return refs
+        return ()
+
+    # Helpers
+
+    def location(self, node: cst.CSTNode) -> f.Location:
+        line, column = self.positions.start(node)
+        return f.Location(line, column)
+
+    def _function_of(self, scope: Scope) -> str:
+        while scope is not None and scope.kind != FUNCTION:
+            scope = scope.parent
+        return scope.qualname if scope is not None else ""
+
+
+def _block(body) -> list:
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    return [cst.SimpleStatementLine(body=body.body)]
+
+
+def _literal(text: str) -> object:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None

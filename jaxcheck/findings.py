@@ -1,0 +1,14 @@
+"""A finding: what a rule reports, where."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    code: str
+    message: str

@@ -1,0 +1,99 @@
+"""Lookup tables over the facts of the analysed modules.
+
+The index is what turns a ref into the class, function or bindings it names,
+and what the rules ask: which classes reach a static position, and how each
+class hashes and mutates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterable
+
+from jaxcheck import facts as f
+
+_ARRAY_MODULES = ("numpy.", "jax.numpy.", "jax.random.", "jnp.")
+_ARRAY_CONSTRUCTORS = frozenset(
+    {
+        "array",
+        "asarray",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "linspace",
+        "eye",
+        "identity",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "empty_like",
+        "normal",
+        "uniform",
+        "randint",
+        "rand",
+        "randn",
+    }
+)
+
+
+def is_array_constructor(ref: str) -> bool:
+    """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin."""
+    module, _, name = ref.rpartition(".")
+    return name in _ARRAY_CONSTRUCTORS and (module + ".").startswith(_ARRAY_MODULES)
+
+
+class Index:
+    def __init__(self, modules: Iterable[f.ModuleFacts]) -> None:
+        self.modules = {module.path: module for module in modules}
+        self.classes: dict[str, f.ClassFacts] = {}
+        self.functions: dict[str, f.FunctionFacts] = {}
+        self.path_of: dict[str, str] = {}  # class or function qualname -> path
+        self.bindings: dict[str, list[f.Binding]] = defaultdict(list)
+        self.writes: dict[str, list[tuple[f.AttributeWrite, str]]] = defaultdict(list)
+        for module in self.modules.values():
+            for cls in module.classes:
+                self.classes[cls.qualname] = cls
+                self.path_of[cls.qualname] = module.path
+            for function in module.functions:
+                self.functions[function.qualname] = function
+                self.path_of[function.qualname] = module.path
+            for binding in module.bindings:
+                self.bindings[binding.ref].append(binding)
+            for write in module.attribute_writes:
+                self.writes[write.target].append((write, module.path))
+
+    def method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
+        return self.functions.get(f"{class_qualname}.{name}")
+
+    def is_instance_method(self, function: f.FunctionFacts) -> bool:
+        if not function.class_qualname or not function.parameters:
+            return False
+        decorators = {decorator.ref for decorator in function.decorators}
+        return not decorators & {"builtins.staticmethod", "builtins.classmethod"}
+
+    def instance_classes(self, ref: str) -> tuple[str, ...]:
+        """The project classes whose instances the name `ref` may hold."""
+        found: list[str] = []
+        function_qualname, sep, local = ref.partition(":")
+        if sep and "." not in local:
+            function = self.functions.get(function_qualname)
+            if function is not None:
+                for position, parameter in enumerate(function.parameters):
+                    if parameter.name != local:
+                        continue
+                    found.extend(name for name in parameter.annotation if name in self.classes)
+                    if position == 0 and self.is_instance_method(function):
+                        found.append(function.class_qualname)
+        for binding in self.bindings.get(ref, ()):
+            cls = self.constructed_class(binding.value)
+            if cls is not None:
+                found.append(cls)
+        return tuple(dict.fromkeys(found))
+
+    def constructed_class(self, value: f.Value) -> str | None:
+        """The project class a call constructs, when `value` is such a call."""
+        if value.kind == f.CALL and value.ref in self.classes:
+            return value.ref
+        return None

@@ -1,0 +1,23 @@
+"""`# noqa` comments, read exactly as flake8 reads them."""
+
+from __future__ import annotations
+
+import re
+
+# flake8's own pattern (flake8/defaults.py).
+_NOQA = re.compile(
+    r"# noqa"
+    r"(?::[\s]?(?P<codes>([A-Z]+[0-9]+(?:[,\s]+)?)+))?",
+    re.IGNORECASE,
+)
+_SEPARATORS = re.compile(r"[,\s]+")
+
+
+def is_suppressed(code: str, line_text: str) -> bool:
+    match = _NOQA.search(line_text)
+    if match is None:
+        return False
+    codes = match.group("codes")
+    if not codes:
+        return True
+    return any(code.startswith(given) for given in _SEPARATORS.split(codes) if given)

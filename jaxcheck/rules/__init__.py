@@ -1,0 +1,19 @@
+"""The rule registry, in code order. Importing it never imports LibCST."""
+
+from __future__ import annotations
+
+from jaxcheck.rules.base import Rule
+from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
+
+RULES: tuple[type[Rule], ...] = (
+    MutableStatic,
+    IdentityHashStatic,
+    UnhashableStatic,
+)
+
+BAD_INPUT = "JAX000"
+
+CODES: dict[str, tuple[str, str]] = {
+    BAD_INPUT: ("bad-input", "a file could not be read, decoded or parsed, or jaxcheck failed on it"),
+    **{rule.code: (rule.name, rule.summary) for rule in RULES},
+}

@@ -1,0 +1,183 @@
+"""JAX1xx: values at static positions must be immutable and hash by value (SPEC 3).
+
+JAX compiles a function once per set of static values and finds the compiled
+function again by their `hash` and `==`, keeping the objects themselves as
+keys. A static value that changes after the first call, or that hashes by
+identity, or that cannot be hashed, breaks that cache.
+"""
+
+from __future__ import annotations
+
+from jaxcheck import facts as f
+from jaxcheck.analysis import Analysis
+from jaxcheck.rules.base import Rule
+from jaxcheck.static_safety import IDENTITY, UNHASHABLE, Traits
+from jaxcheck.static_uses import CALL_SITE, SELF, StaticUse
+
+_UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
+
+
+def _short(qualname: str, module: str) -> str:
+    return qualname[len(module) + 1 :] if qualname.startswith(module + ".") else qualname
+
+
+def describe_use(use: StaticUse, analysis: Analysis) -> str:
+    """Where and how a value becomes static, for a message: names the file and line."""
+    module = analysis.index.modules[analysis.index.path_of[use.function]].module
+    name = _short(use.function, module)
+    where = f"{use.path}:{use.location.line}"
+    if use.via == SELF:
+        return f"`self` of `{name}` is static under `{use.spec.transform.name}` ({where})"
+    if use.via == CALL_SITE:
+        return f"it is passed as static argument `{use.parameter}` of `{name}` at {where}"
+    return f"static argument `{use.parameter}` of `{name}` is annotated with it ({where})"
+
+
+def _uses_text(uses: list[StaticUse], analysis: Analysis) -> str:
+    text = describe_use(uses[0], analysis)
+    others = len({(use.path, use.location) for use in uses}) - 1
+    return text + (f" (and {others} more static use{'s' if others > 1 else ''})" if others > 0 else "")
+
+
+def _object_name(ref: str) -> str:
+    """`pkg.mod.main:cfg` -> `cfg`, `pkg.mod.cfg` -> `cfg`."""
+    return ref.rpartition(":")[2].rpartition(".")[2] if ":" in ref else ref.rpartition(".")[2]
+
+
+class _ClassRule(Rule):
+    """A rule that judges the classes defined in a module that reach a static position."""
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        for cls, uses in analysis.classes_in(module.path):
+            traits = analysis.safety.traits(cls.qualname)
+            if traits is not None:
+                yield from self.judge(module, cls, traits, uses, analysis)
+
+    def judge(self, module, cls: f.ClassFacts, traits: Traits, uses: list[StaticUse], analysis: Analysis):
+        raise NotImplementedError
+
+
+class MutableStatic(_ClassRule):
+    """A mutable object at a static position goes stale.
+
+    JAX keeps the static object itself as the cache key: after the object is
+    changed, the next call finds the same entry and reuses the function
+    compiled for the old state, even when the class hashes by value.
+    """
+
+    code = "JAX101"
+    name = "mutable-static"
+    summary = "a mutable class reaches a static position and the jitted function reads its state"
+
+    def judge(self, module, cls, traits, uses, analysis):
+        if not traits.mutable or not traits.has_state or traits.hashing == UNHASHABLE:
+            return
+        reading = [use for use in uses if use.reads_state]
+        if not reading:
+            return
+        read = set()
+        opaque = False
+        for use in reading:
+            read.update(use.reads)
+            opaque = opaque or use.reads_opaque
+        sites = [
+            (write, path, inside)
+            for write, path, inside in analysis.safety.mutation_sites(cls.qualname)
+            if opaque or write.attribute in read or write.attribute == "*"
+        ]
+        where = _uses_text(reading, analysis)
+        fix = (
+            f"Make `{cls.name}` immutable (`@dataclass(frozen=True)`, and `dataclasses.replace` for a changed copy) "
+            "or pass it as a pytree argument instead of a static one."
+        )
+        inside = sorted({write.location: write for write, _, within in sites if within}.values(), key=lambda w: w.location)
+        for write in inside:
+            yield self.finding(
+                module.path,
+                write.location,
+                f"`{cls.name}` is mutable and this method changes `self.{write.attribute}` after construction, "
+                f"but {where}: JAX keeps the static object as its cache key, so calls after the change silently "
+                f"reuse the function compiled for the old state. {fix}",
+            )
+        if inside:
+            return
+        outside = [(write, path) for write, path, within in sites if not within]
+        if outside:
+            write, path = min(outside, key=lambda item: (item[1], item[0].location))
+            change = (
+                f"after `{_object_name(write.target)}.{write.attribute} = ...` at {path}:{write.location.line} the next call silently reuses "
+                "the function compiled for the old state"
+            )
+        else:
+            change = "after an instance is changed, calls silently reuse the function compiled for the old state"
+        yield self.finding(
+            module.path,
+            cls.location,
+            f"`{cls.name}` is mutable ({traits.mutable_because}) but {where}: JAX keeps the static object as "
+            f"its cache key, so {change}. {fix}",
+        )
+
+
+class IdentityHashStatic(_ClassRule):
+    """An object that hashes by identity at a static position recompiles for every copy.
+
+    Two equal instances are different cache keys, so each fresh instance
+    traces and compiles again; and a change to one instance is never seen.
+    Only true singletons (Enum members, module-level functions) may hash by id.
+    """
+
+    code = "JAX102"
+    name = "identity-hash-static"
+    summary = "a class that hashes or compares by identity reaches a static position"
+
+    def judge(self, module, cls, traits, uses, analysis):
+        if traits.hashing != IDENTITY:
+            return
+        yield self.finding(
+            module.path,
+            traits.hashing_location or cls.location,
+            f"`{cls.name}` hashes and compares by identity ({traits.hashing_because}) but {_uses_text(uses, analysis)}: "
+            "JAX finds compiled functions by the static value's hash and `==`, so every new, equal instance "
+            "recompiles and a change to an instance is never seen. Hash and compare by value: "
+            "`@dataclass(frozen=True)`, or `__hash__` and `__eq__` over every field.",
+        )
+
+
+class UnhashableStatic(_ClassRule):
+    """An unhashable static value makes JAX raise when the function is called."""
+
+    code = "JAX106"
+    name = "unhashable-static"
+    summary = "an unhashable value (list, dict, set, array, non-frozen dataclass) reaches a static position"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        yield from super().check(module, analysis)
+        for use in analysis.static_uses:
+            if use.path != module.path or use.value is None or use.class_qualname:
+                continue
+            kind = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}.get(use.value.kind, "array")
+            article = "an" if kind == "array" else "a"
+            instead = {
+                "list": "a tuple",
+                "dict": "a tuple of (key, value) pairs or a frozen dataclass",
+                "set": "a frozenset",
+                "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
+            }[kind]
+            name = _short(use.function, analysis.index.modules[analysis.index.path_of[use.function]].module)
+            yield self.finding(
+                module.path,
+                use.location,
+                f"{article} {kind} is passed as static argument `{use.parameter}` of `{name}`: it is unhashable, so JAX "
+                f"raises {_UNHASHABLE_ERROR} on this call. Pass {instead} instead.",
+            )
+
+    def judge(self, module, cls, traits, uses, analysis):
+        if traits.hashing != UNHASHABLE:
+            return
+        yield self.finding(
+            module.path,
+            traits.hashing_location or cls.location,
+            f"`{cls.name}` is unhashable ({traits.hashing_because}) but {_uses_text(uses, analysis)}: JAX raises "
+            f"{_UNHASHABLE_ERROR} when the function is called. Make it immutable and hashable by value: "
+            "`@dataclass(frozen=True)`, or a `__hash__` over the same fields as `__eq__` on an immutable class.",
+        )

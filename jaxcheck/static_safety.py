@@ -1,0 +1,236 @@
+"""How a class hashes, compares and mutates: the static-safety model of SPEC 3.
+
+A class is judged only when everything that shapes it is known: its bases are
+project classes or known library bases, its decorators are known. Anything
+else (an unknown base, decorator or metaclass) leaves it unjudged: jaxcheck
+never guesses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxcheck import facts as f
+from jaxcheck.index import Index
+
+VALUE, IDENTITY, UNHASHABLE, SINGLETON = "value", "identity", "unhashable", "singleton"
+
+_NEUTRAL_BASES = frozenset(
+    {
+        "builtins.object",
+        "abc.ABC",
+        "typing.Generic",
+        "typing.Protocol",
+        "typing_extensions.Protocol",
+    }
+)
+_SINGLETON_BASES = frozenset(
+    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
+)
+_VALUE_BASES = frozenset({"typing.NamedTuple", "builtins.tuple", "builtins.str", "builtins.int", "builtins.frozenset"})
+_UNHASHABLE_BASES = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
+_DATACLASS = frozenset({"dataclasses.dataclass"})
+_NEUTRAL_DECORATORS = frozenset(
+    {
+        "typing.final",
+        "typing_extensions.final",
+        "functools.total_ordering",
+        "typing.runtime_checkable",
+        "jax.tree_util.register_pytree_node_class",
+        "jax.tree_util.register_static",
+    }
+)
+_NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta"})
+CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__", "__setstate__", "__attrs_post_init__"})
+_IDENTITY_HASHES = frozenset({"builtins.id", "builtins.object.__hash__"})
+
+
+@dataclass(frozen=True)
+class Dataclass:
+    frozen: bool
+    eq: bool
+    unsafe_hash: bool
+    location: f.Location
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What the model knows of a class."""
+
+    mutable: bool
+    mutable_because: str  # why, for messages: "a plain class", "`@dataclass` without frozen=True"
+    hashing: str  # VALUE, IDENTITY, UNHASHABLE or SINGLETON
+    hashing_because: str
+    hashing_location: f.Location | None  # the member at fault, when one is
+    has_state: bool  # it has fields or instance attributes to read
+
+
+class StaticSafety:
+    def __init__(self, index: Index) -> None:
+        self.index = index
+        self._traits: dict[str, Traits | None] = {}
+
+    def traits(self, qualname: str) -> Traits | None:
+        """The traits of a project class; None when it cannot be judged."""
+        if qualname not in self._traits:
+            self._traits[qualname] = None  # a cycle of bases is not judged
+            self._traits[qualname] = self._judge(qualname)
+        return self._traits[qualname]
+
+    def _judge(self, qualname: str) -> Traits | None:
+        cls = self.index.classes[qualname]
+        dataclass_ = None
+        for decorator in cls.decorators:
+            if decorator.ref in _DATACLASS:
+                dataclass_ = _dataclass_options(decorator)
+                if dataclass_ is None:
+                    return None
+            elif decorator.ref not in _NEUTRAL_DECORATORS:
+                return None
+        if any(key == "metaclass" and ref not in _NEUTRAL_METACLASSES for key, ref in cls.keywords):
+            return None
+        bases: list[Traits] = []
+        singleton = value_base = unhashable_base = False
+        for base in cls.bases:
+            if base in _NEUTRAL_BASES:
+                continue
+            if base in _SINGLETON_BASES:
+                singleton = True
+            elif base in _VALUE_BASES:
+                value_base = True
+            elif base in _UNHASHABLE_BASES:
+                unhashable_base = True
+            elif base in self.index.classes:
+                traits = self.traits(base)
+                if traits is None:
+                    return None
+                bases.append(traits)
+            else:
+                return None
+        has_state = self._has_state(cls) or any(base.has_state for base in bases)
+        if singleton or any(base.hashing == SINGLETON for base in bases):
+            return Traits(False, "", SINGLETON, "an Enum", None, has_state)
+        mutable, mutable_because = self._mutability(cls, dataclass_, bases, value_base)
+        hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
+        return Traits(mutable, mutable_because, *hashing, has_state)
+
+    def _mutability(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool) -> tuple[bool, str]:
+        if dataclass_ is not None and dataclass_.frozen:
+            return False, ""
+        if value_base or self._blocks_setattr(cls) or any(not base.mutable for base in bases):
+            return False, ""
+        if dataclass_ is not None:
+            if dataclass_.unsafe_hash:
+                return True, "`@dataclass(unsafe_hash=True)` without `frozen=True`"
+            return True, "a `@dataclass` without `frozen=True`"
+        mutable_base = next((base for base in bases if base.mutable), None)
+        if mutable_base is not None:
+            return True, mutable_base.mutable_because
+        return True, "a plain class that does not block `__setattr__`"
+
+    def _hashing(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool, unhashable_base: bool):
+        for attribute in cls.attributes:
+            if attribute.name == "__hash__" and attribute.value is not None:
+                if attribute.value.kind == f.CONSTANT and attribute.value.literal is None:
+                    return UNHASHABLE, "it sets `__hash__ = None`", attribute.location
+                return VALUE, "", None
+        hash_method = self.index.method(cls.qualname, "__hash__")
+        eq_method = self.index.method(cls.qualname, "__eq__")
+        if hash_method is not None:
+            if any(_is_identity_hash(value) for value in hash_method.returns):
+                return IDENTITY, "its `__hash__` returns the object's identity", hash_method.location
+            return VALUE, "", None
+        if eq_method is not None:
+            return UNHASHABLE, "it defines `__eq__` without `__hash__`, so Python sets `__hash__` to None", eq_method.location
+        if dataclass_ is not None:
+            if dataclass_.unsafe_hash or (dataclass_.eq and dataclass_.frozen):
+                return VALUE, "", None
+            if dataclass_.eq:
+                return (
+                    UNHASHABLE,
+                    "a `@dataclass` with `eq=True` and without `frozen=True` has `__hash__` set to None",
+                    None,
+                )
+        for base in bases:
+            if base.hashing != IDENTITY or base.hashing_location is not None:
+                return base.hashing, base.hashing_because, None
+        if value_base:
+            return VALUE, "", None
+        if unhashable_base:
+            return UNHASHABLE, "it inherits from an unhashable built-in container", None
+        if dataclass_ is not None and not dataclass_.eq:
+            return IDENTITY, "`@dataclass(eq=False)` keeps `object`'s identity hash and equality", None
+        return IDENTITY, "it defines neither `__hash__` nor `__eq__`", None
+
+    def _blocks_setattr(self, cls: f.ClassFacts) -> bool:
+        return self.index.method(cls.qualname, "__setattr__") is not None
+
+    def _has_state(self, cls: f.ClassFacts) -> bool:
+        if any(not attribute.name.startswith("__") for attribute in cls.attributes):
+            return True
+        for method in cls.methods:
+            function = self.index.functions[method]
+            if self.index.is_instance_method(function) and self.index.writes.get(
+                f"{method}:{function.parameters[0].name}"
+            ):
+                return True
+        return False
+
+    def mutation_sites(self, qualname: str) -> list[tuple[f.AttributeWrite, str, bool]]:
+        """Writes to attributes of the class's instances after construction.
+
+        Each is (write, path, inside), `inside` when a method of the class does it.
+        """
+        sites = []
+        construction = self._construction_methods(qualname)
+        methods = self._methods_with_bases(qualname)
+        for method in methods:
+            function = self.index.functions[method]
+            if function.name in construction or not self.index.is_instance_method(function):
+                continue
+            for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+                sites.append((write, path, True))
+        for target, writes in self.index.writes.items():
+            outside = [(write, path) for write, path in writes if write.function not in methods]
+            if outside and qualname in self.index.instance_classes(target):
+                sites.extend((write, path, False) for write, path in outside)
+        return sites
+
+    def _methods_with_bases(self, qualname: str) -> list[str]:
+        cls = self.index.classes[qualname]
+        methods = list(cls.methods)
+        for base in cls.bases:
+            if base in self.index.classes and base != qualname:
+                methods.extend(self._methods_with_bases(base))
+        return methods
+
+    def _construction_methods(self, qualname: str) -> set[str]:
+        """`__init__` and friends, and the helpers they call on `self`."""
+        names = set(CONSTRUCTION)
+        pending = [m for m in self._methods_with_bases(qualname) if m.rpartition(".")[2] in CONSTRUCTION]
+        while pending:
+            function = self.index.functions[pending.pop()]
+            if not function.parameters:
+                continue
+            use = function.parameter_use(function.parameters[0].name)
+            for attribute in use.attributes if use else ():
+                helper = self.index.method(qualname, attribute)
+                if helper is not None and attribute not in names:
+                    names.add(attribute)
+                    pending.append(helper.qualname)
+        return names
+
+
+def _dataclass_options(decorator: f.Value) -> Dataclass | None:
+    options = {"frozen": False, "eq": True, "unsafe_hash": False}
+    if decorator.kind == f.CALL:
+        for key, value in decorator.keywords:
+            if key in options:
+                if value.kind != f.CONSTANT or not isinstance(value.literal, bool):
+                    return None
+                options[key] = value.literal
+    return Dataclass(location=decorator.location, **options)
+
+
+def _is_identity_hash(value: f.Value) -> bool:
+    return value.kind == f.CALL and value.ref in _IDENTITY_HASHES

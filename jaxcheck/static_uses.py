@@ -1,0 +1,195 @@
+"""Where values become static: transform applications matched to the values they receive.
+
+A value is static when a transform's static parameters name it (SPEC 2). Its
+class is read from the parameter's annotation, from the arguments of the
+transformed function's call sites, or is the method's own class for `self`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from jaxcheck import facts as f
+from jaxcheck.index import Index, is_array_constructor
+from jaxcheck.transforms import StaticSpec, application
+
+SELF, ANNOTATION, CALL_SITE = "self", "annotation", "call"
+
+
+@dataclass(frozen=True)
+class StaticUse:
+    """One way a value reaches a static position."""
+
+    path: str  # the file the use is in
+    location: f.Location
+    function: str  # qualname of the transformed function
+    parameter: str  # the static parameter, or "argument N" past the named ones
+    spec: StaticSpec
+    via: str  # SELF, ANNOTATION or CALL_SITE
+    class_qualname: str = ""  # the project class whose instance is static, if known
+    value: f.Value | None = None  # the argument, for a call site
+    reads: tuple[str, ...] = ()  # attributes the function reads on the value
+    reads_opaque: bool = False  # the function also uses the value in ways not followed
+
+    @property
+    def reads_state(self) -> bool:
+        return self.reads_opaque or bool(self.reads)
+
+
+@dataclass(frozen=True)
+class _Target:
+    function: f.FunctionFacts
+    spec: StaticSpec
+    argnums: tuple[int, ...]
+    argnames: tuple[str, ...]
+
+
+def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
+    uses: list[StaticUse] = []
+    direct: dict[str, list[_Target]] = defaultdict(list)  # ref a call names -> targets
+    methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
+    for function in index.functions.values():
+        for decorator in function.decorators:
+            applied = application(decorator)
+            if applied is None or applied.spec is None or applied.target is not None:
+                continue
+            target = _target(function, applied.spec)
+            uses.extend(_declared_uses(index, target))
+            if index.is_instance_method(function):
+                methods[function.name].append(target)
+            else:
+                direct[function.qualname].append(target)
+    immediate: dict[f.Location, _Target] = {}
+    for module in index.modules.values():
+        for _, call in module.calls:
+            applied = application(call)
+            if applied is None or applied.spec is None or applied.target is None:
+                continue
+            function = index.functions.get(applied.target.ref)
+            if function is None:
+                continue
+            target = _target(function, applied.spec)
+            uses.extend(_declared_uses(index, target))
+            immediate[call.location] = target
+            for binding in module.bindings:
+                if binding.value is call or binding.value == call:
+                    direct[binding.ref].append(target)
+    for module in index.modules.values():
+        for _, call in module.calls:
+            for target, shift in _callees(index, call, direct, methods, immediate):
+                uses.extend(_call_site_uses(index, module.path, call, target, shift))
+    return tuple(uses)
+
+
+def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
+    """Complete argnums from argnames and back, as JAX does from the signature."""
+    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    argnums, argnames = spec.argnums, spec.argnames
+    if argnums and not argnames:
+        argnames = tuple(positional[i] for i in argnums if 0 <= i < len(positional))
+    elif argnames and not argnums:
+        argnums = tuple(i for i, name in enumerate(positional) if name in argnames)
+    return _Target(function, spec, argnums, argnames)
+
+
+def _static_parameters(target: _Target) -> list[str]:
+    function = target.function
+    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    has_vararg = any(p.kind == "vararg" for p in function.parameters)
+    names = list(target.argnames)
+    for number in target.argnums:
+        if number < 0 and not has_vararg:
+            number += len(positional)
+        if 0 <= number < len(positional) and positional[number] not in names:
+            names.append(positional[number])
+    return names
+
+
+def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: str = "") -> tuple[tuple[str, ...], bool]:
+    """Attributes read on `parameter`, through the `self.helper()` methods it calls."""
+    use = function.parameter_use(parameter)
+    if use is None:
+        return (), False
+    attributes, opaque = set(use.attributes), use.opaque
+    if self_class:
+        pending, seen = list(use.attributes), set()
+        while pending:
+            name = pending.pop()
+            helper = index.method(self_class, name)
+            if name in seen or helper is None or not helper.parameters:
+                continue
+            seen.add(name)
+            helper_use = helper.parameter_use(helper.parameters[0].name)
+            if helper_use is not None:
+                attributes.update(helper_use.attributes)
+                opaque = opaque or helper_use.opaque
+                pending.extend(helper_use.attributes)
+    return tuple(sorted(attributes)), opaque
+
+
+def _declared_uses(index: Index, target: _Target):
+    """Static uses visible at the definition: `self`, and annotated parameters."""
+    function = target.function
+    path = index.path_of[function.qualname]
+    is_method = index.is_instance_method(function)
+    for name in _static_parameters(target):
+        parameter = next(p for p in function.parameters if p.name == name)
+        if is_method and parameter is function.parameters[0]:
+            reads, opaque = _reads(index, function, name, function.class_qualname)
+            yield StaticUse(
+                path, target.spec.location, function.qualname, name, target.spec, SELF,
+                function.class_qualname, None, reads, opaque,
+            )
+            continue
+        for ref in parameter.annotation:
+            if ref in index.classes:
+                reads, opaque = _reads(index, function, name)
+                yield StaticUse(
+                    path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
+                    ref, None, reads, opaque,
+                )
+
+
+def _callees(index: Index, call: f.Value, direct, methods, immediate):
+    """The transformed functions a call runs, with 1 when `self` is implicit."""
+    if call.func is not None and call.func.location in immediate:
+        yield immediate[call.func.location], 0
+        return
+    for target in direct.get(call.ref, ()):
+        yield target, 0
+    base, _, name = call.ref.rpartition(".")
+    if base and name in methods:
+        for cls in index.instance_classes(base):
+            for target in methods[name]:
+                if target.function.class_qualname == cls:
+                    yield target, 1
+
+
+def _call_site_uses(index: Index, path: str, call: f.Value, target: _Target, shift: int):
+    function = target.function
+    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    count = len(call.args) + shift
+    arguments: list[tuple[str, f.Value]] = []
+    for position, value in enumerate(call.args, start=shift):
+        if value.ref == "*" and value.kind == f.OTHER:
+            break
+        if position in target.argnums or position - count in target.argnums:
+            name = positional[position] if position < len(positional) else f"argument {position}"
+            arguments.append((name, value))
+    for key, value in call.keywords:
+        if key in target.argnames:
+            arguments.append((key, value))
+    for name, value in arguments:
+        reads, opaque = _reads(index, function, name) if name in positional or any(
+            p.name == name for p in function.parameters
+        ) else ((), True)
+        common = dict(path=path, location=value.location, function=function.qualname, parameter=name,
+                      spec=target.spec, via=CALL_SITE, value=value, reads=reads, reads_opaque=opaque)
+        if value.kind in (f.LIST, f.DICT, f.SET) or (value.kind == f.CALL and is_array_constructor(value.ref)):
+            yield StaticUse(**common)
+            continue
+        cls = index.constructed_class(value)
+        classes = (cls,) if cls else index.instance_classes(value.ref) if value.kind == f.NAME else ()
+        for cls in classes:
+            yield StaticUse(class_qualname=cls, **common)
