@@ -34,10 +34,11 @@ class Result:
     internal_errors: int = 0
 
 
-def check_source(text: str, path: str, config: Config) -> tuple[list[Finding], bool]:
+def check_source(text: str, path: str, config: Config, honour_noqa: bool = True) -> tuple[list[Finding], bool]:
     """The findings in one module's text, filtered by config and `# noqa`.
 
     Returns the findings and whether jaxcheck itself failed on the file.
+    flake8 applies `# noqa` itself (and `--disable-noqa`), so it asks us not to.
     """
     failed = False
     try:
@@ -55,7 +56,7 @@ def check_source(text: str, path: str, config: Config) -> tuple[list[Finding], b
                 f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
             )
         ]
-    return _filtered(findings, text, path, config), failed
+    return _filtered(findings, text, path, config, honour_noqa), failed
 
 
 def _raw_findings(text: str, path: str) -> list[Finding]:
@@ -73,7 +74,7 @@ def _raw_findings(text: str, path: str) -> list[Finding]:
     return sorted(findings)
 
 
-def _filtered(findings: list[Finding], text: str, path: str, config: Config) -> list[Finding]:
+def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool = True) -> list[Finding]:
     if not findings:
         return findings
     lines = _LINE_BREAK.split(text)
@@ -82,7 +83,7 @@ def _filtered(findings: list[Finding], text: str, path: str, config: Config) -> 
         if not config.is_enabled(finding.code, path):
             continue
         line_text = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
-        if finding.code != BAD_INPUT and is_suppressed(finding.code, line_text):
+        if honour_noqa and finding.code != BAD_INPUT and is_suppressed(finding.code, line_text):
             continue
         kept.append(finding)
     return kept

@@ -40,8 +40,8 @@ def _uses_text(uses: list[StaticUse], analysis: Analysis) -> str:
 
 
 def _object_name(ref: str) -> str:
-    """`pkg.mod.main:cfg` -> `cfg`, `pkg.mod.cfg` -> `cfg`."""
-    return ref.rpartition(":")[2].rpartition(".")[2] if ":" in ref else ref.rpartition(".")[2]
+    """`pkg.mod.main:cfg.inner` -> `cfg.inner`, `pkg.mod.cfg` -> `cfg`."""
+    return ref.partition(":")[2] if ":" in ref else ref.rpartition(".")[2]
 
 
 class _ClassRule(Rule):

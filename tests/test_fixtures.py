@@ -1,0 +1,98 @@
+"""Every fixture proves its rule twice: linted exactly, and run under real JAX.
+
+The lint half runs the real CLI once over `fixtures/` and compares each file's
+findings with its `# expect:` markers. The JAX half imports each file and runs
+its `demonstrate()`: on `fail_` files JAX must misbehave, on `pass_` files it
+must behave.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+FILES = sorted(FIXTURES.glob("JAX*/*.py"))
+_EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
+# The exception JAX itself raises for each rule whose failure is an error.
+JAX_ERRORS = {"JAX106": "ValueError: Non-hashable static arguments are not supported"}
+
+
+def expected_findings(path: Path) -> set[tuple[int, str]]:
+    found = set()
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        match = _EXPECT.search(line)
+        if match:
+            found.update((number, code.strip()) for code in match["codes"].split(","))
+    return found
+
+
+@pytest.fixture(scope="module")
+def reported() -> dict[str, set[tuple[int, str]]]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "jaxcheck", "check", "--format", "json", "--jobs", "1", str(FIXTURES)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert completed.returncode == 1, completed.stderr
+    by_file: dict[str, set[tuple[int, str]]] = defaultdict(set)
+    for record in json.loads(completed.stdout):
+        by_file[str(Path(record["path"]).resolve())].add((record["line"], record["code"]))
+    return by_file
+
+
+def test_every_rule_folder_has_fail_and_pass_twins():
+    folders = sorted(path for path in FIXTURES.iterdir() if path.is_dir())
+    assert folders, "no fixtures"
+    for folder in folders:
+        fails = {path.name[len("fail_") :] for path in folder.glob("fail_*.py")}
+        passes = {path.name[len("pass_") :] for path in folder.glob("pass_*.py")}
+        assert fails, f"{folder.name} has no failing fixture"
+        assert fails == passes, f"{folder.name}: fail_/pass_ files are not twins: {sorted(fails ^ passes)}"
+        assert {path.name for path in folder.glob("*.py")} == {f"fail_{n}" for n in fails} | {
+            f"pass_{n}" for n in passes
+        }
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_linted_exactly_at_expect_markers(path: Path, reported):
+    expected = expected_findings(path)
+    if path.name.startswith("fail_"):
+        assert expected, "a failing fixture marks at least one line with # expect:"
+        assert {code for _, code in expected} >= {path.parent.name}, "it shows its own folder's rule"
+    else:
+        assert not expected, "a passing fixture has no # expect: marker"
+    assert reported.get(str(path.resolve()), set()) == expected
+
+
+def _demonstrate(path: Path) -> dict:
+    spec = importlib.util.spec_from_file_location(f"fixture_{path.parent.name}_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.demonstrate()
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_jax_misbehaves_on_fail_and_behaves_on_pass(path: Path):
+    pytest.importorskip("jax")
+    shown = _demonstrate(path)
+    assert shown["kind"] in ("stale", "retrace", "error")
+    if path.name.startswith("pass_"):
+        assert shown["observed"] == shown["expected"], shown
+    elif shown["kind"] == "error":
+        assert path.parent.name in JAX_ERRORS, "name the exception JAX raises for this rule in JAX_ERRORS"
+        assert isinstance(shown["observed"], str), shown
+        assert shown["observed"].startswith(JAX_ERRORS[path.parent.name]), shown
+    elif shown["kind"] == "retrace":
+        assert shown["observed"] > shown["expected"], shown
+    else:
+        assert shown["observed"] != shown["expected"], shown
