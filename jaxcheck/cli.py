@@ -48,6 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk cache")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     commands.add_parser("rules", help="list the rule codes")
+    rule = commands.add_parser("rule", help="print a rule's reference page")
+    rule.add_argument("code", metavar="CODE")
     return parser
 
 
@@ -57,10 +59,23 @@ def main(argv: list[str] | None = None) -> int:
         for code, (name, summary) in CODES.items():
             print(f"{code}  {name:<24}  {summary}")
         return EXIT_CLEAN
+    if args.command == "rule":
+        return _rule(args.code.upper())
     if args.command != "check":
         build_parser().print_help()
         return EXIT_ERROR
     return _check(args)
+
+
+def _rule(code: str) -> int:
+    from jaxcheck.pages import rule_page
+
+    page = rule_page(code) if code in CODES else None
+    if page is None:
+        print(f"jaxcheck: error: unknown rule {code!r}; `jaxcheck rules` lists them", file=sys.stderr)
+        return EXIT_ERROR
+    sys.stdout.write(page)
+    return EXIT_CLEAN
 
 
 def _check(args: argparse.Namespace) -> int:

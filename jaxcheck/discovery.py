@@ -35,25 +35,16 @@ def is_virtualenv(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
 
 
-def python_files(paths, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
-    """Files to check, each once, in a stable order.
+def python_files(path: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
+    """The files to check for one path given on the command line, in a stable order.
 
     A file named on the command line is checked whatever its suffix, unless the
     config excludes it; folders are searched for `*.py` and `*.pyi` files.
     """
-    seen: set[str] = set()
-    for path in paths:
-        if os.path.isdir(path):
-            found = _walk(path, is_excluded)
-        elif is_excluded(path, False):
-            continue
-        else:
-            found = iter((path,))
-        for file in found:
-            key = os.path.realpath(file)
-            if key not in seen:
-                seen.add(key)
-                yield file
+    if os.path.isdir(path):
+        yield from _walk(path, is_excluded)
+    elif not is_excluded(path, False):
+        yield path
 
 
 def _walk(top: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:

@@ -7,6 +7,7 @@ others: it becomes a JAX000 finding in that file.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import traceback
@@ -34,15 +35,19 @@ class Result:
     internal_errors: int = 0
 
 
-def check_source(text: str, path: str, config: Config, honour_noqa: bool = True) -> tuple[list[Finding], bool]:
+def check_source(text: str, path: str, config: Config, for_flake8: bool = False) -> tuple[list[Finding], bool]:
     """The findings in one module's text, filtered by config and `# noqa`.
 
     Returns the findings and whether jaxcheck itself failed on the file.
-    flake8 applies `# noqa` itself (and `--disable-noqa`), so it asks us not to.
+    flake8 applies `# noqa` itself (and `--disable-noqa`) and reports syntax
+    errors as E999, so for flake8 both are left to it.
     """
     failed = False
     try:
-        findings = _raw_findings(text, path) if may_have_findings(text) else []
+        if may_have_findings(text):
+            findings = _raw_findings(text, path)
+        else:
+            findings = [] if for_flake8 else _syntax_errors(text, path)
     except Exception as error:  # a bug of ours must not cost the user the run
         failed = True
         where = traceback.extract_tb(error.__traceback__)[-1]
@@ -56,7 +61,7 @@ def check_source(text: str, path: str, config: Config, honour_noqa: bool = True)
                 f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
             )
         ]
-    return _filtered(findings, text, path, config, honour_noqa), failed
+    return _filtered(findings, text, path, config, not for_flake8), failed
 
 
 def _raw_findings(text: str, path: str) -> list[Finding]:
@@ -72,6 +77,17 @@ def _raw_findings(text: str, path: str) -> list[Finding]:
     analysis = Analysis(Index([module]))
     findings = {finding for rule in RULES for finding in rule().check(module, analysis)}
     return sorted(findings)
+
+
+def _syntax_errors(text: str, path: str) -> list[Finding]:
+    """A file the pre-filter skips is still checked for syntax, at `ast`'s low cost."""
+    try:
+        ast.parse(text, path)
+    except SyntaxError as error:
+        return [Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")]
+    except (ValueError, RecursionError, MemoryError) as error:
+        return [Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")]
+    return []
 
 
 def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool = True) -> list[Finding]:
@@ -104,10 +120,13 @@ def _check_file_job(job: tuple[str, Config]) -> tuple[list[Finding], bool]:
 def check_paths(paths, config_for, jobs: int) -> Result:
     """Check every Python file below `paths`; `config_for(path)` gives each path's config."""
     work: list[tuple[str, Config]] = []
+    seen: set[str] = set()
     for path in paths:
         config = config_for(path)
-        for file in python_files([path], config.is_excluded):
-            work.append((file, config))
+        for file in python_files(path, config.is_excluded):
+            if os.path.realpath(file) not in seen:
+                seen.add(os.path.realpath(file))
+                work.append((file, config))
     result = Result(files=len(work))
     workers = min(jobs, len(work) // _MIN_FILES_PER_WORKER)
     if workers > 1:

@@ -78,6 +78,7 @@ class FunctionFacts:
     decorators: tuple[Value, ...]
     uses: tuple[ParameterUse, ...]
     returns: tuple[Value, ...] = ()  # the values of its `return` statements
+    raises: bool = False  # its own body has a `raise` statement
     class_qualname: str = ""  # set for methods defined directly in a class body
 
     def parameter_use(self, name: str) -> ParameterUse | None:

@@ -38,7 +38,7 @@ class JaxcheckPlugin:
                 return
             from jaxcheck.engine import check_source
 
-            findings, _ = check_source(text, self.filename, config, honour_noqa=False)
+            findings, _ = check_source(text, self.filename, config, for_flake8=True)
         except ConfigError as error:
             yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error}", type(self)
             return

@@ -38,6 +38,10 @@ _ARRAY_CONSTRUCTORS = frozenset(
 )
 
 
+_DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
+_UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
+
+
 def is_array_constructor(ref: str) -> bool:
     """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin."""
     module, _, name = ref.rpartition(".")
@@ -91,6 +95,20 @@ class Index:
             if cls is not None:
                 found.append(cls)
         return tuple(dict.fromkeys(found))
+
+    def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
+        """"list", "dict", "set", "bytearray" or "array" when `value` is surely one; else ""."""
+        if value.kind in _DISPLAYS:
+            return _DISPLAYS[value.kind]
+        if value.kind == f.CALL:
+            if value.ref in _UNHASHABLE_BUILTINS:
+                return value.ref.rpartition(".")[2]
+            return "array" if is_array_constructor(value.ref) else ""
+        if value.kind == f.NAME and follow_names:
+            kinds = {self.unhashable_kind(binding.value, False) for binding in self.bindings.get(value.ref, ())}
+            if len(kinds) == 1:
+                return kinds.pop()
+        return ""
 
     def constructed_class(self, value: f.Value) -> str | None:
         """The project class a call constructs, when `value` is such a call."""

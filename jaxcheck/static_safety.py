@@ -42,6 +42,7 @@ _NEUTRAL_DECORATORS = frozenset(
 )
 _NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta"})
 CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__", "__setstate__", "__attrs_post_init__"})
+_ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # how writes happen, not writes
 _IDENTITY_HASHES = frozenset({"builtins.id", "builtins.object.__hash__"})
 
 
@@ -136,6 +137,10 @@ class StaticSafety:
                 return VALUE, "", None
         hash_method = self.index.method(cls.qualname, "__hash__")
         eq_method = self.index.method(cls.qualname, "__eq__")
+        if hash_method is not None and hash_method.returns and all(
+            value.ref == "builtins.super().__hash__" for value in hash_method.returns
+        ):
+            hash_method = None  # it defers to the bases
         if hash_method is not None:
             if any(_is_identity_hash(value) for value in hash_method.returns):
                 return IDENTITY, "its `__hash__` returns the object's identity", hash_method.location
@@ -163,7 +168,9 @@ class StaticSafety:
         return IDENTITY, "it defines neither `__hash__` nor `__eq__`", None
 
     def _blocks_setattr(self, cls: f.ClassFacts) -> bool:
-        return self.index.method(cls.qualname, "__setattr__") is not None
+        """A `__setattr__` that can raise: frozen, or frozen once built (`if self._frozen: raise`)."""
+        method = self.index.method(cls.qualname, "__setattr__")
+        return method is not None and method.raises
 
     def _has_state(self, cls: f.ClassFacts) -> bool:
         if any(not attribute.name.startswith("__") for attribute in cls.attributes):
@@ -186,7 +193,9 @@ class StaticSafety:
         methods = self._methods_with_bases(qualname)
         for method in methods:
             function = self.index.functions[method]
-            if function.name in construction or not self.index.is_instance_method(function):
+            if function.name in construction or function.name in _ATTRIBUTE_HOOKS:
+                continue
+            if not self.index.is_instance_method(function):
                 continue
             for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
                 sites.append((write, path, True))
@@ -233,4 +242,7 @@ def _dataclass_options(decorator: f.Value) -> Dataclass | None:
 
 
 def _is_identity_hash(value: f.Value) -> bool:
-    return value.kind == f.CALL and value.ref in _IDENTITY_HASHES
+    """`id(self)`, `object.__hash__(self)`, or an expression built on them (`hash(id(self))`)."""
+    if value.kind == f.CALL and value.ref in _IDENTITY_HASHES:
+        return True
+    return any(_is_identity_hash(arg) for arg in value.args)

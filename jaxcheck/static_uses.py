@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.index import Index, is_array_constructor
+from jaxcheck.index import Index
 from jaxcheck.transforms import StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE = "self", "annotation", "call"
@@ -31,6 +31,7 @@ class StaticUse:
     value: f.Value | None = None  # the argument, for a call site
     reads: tuple[str, ...] = ()  # attributes the function reads on the value
     reads_opaque: bool = False  # the function also uses the value in ways not followed
+    unhashable: str = ""  # "list", "dict", "set", "bytearray" or "array" for such a value
 
     @property
     def reads_state(self) -> bool:
@@ -186,8 +187,9 @@ def _call_site_uses(index: Index, path: str, call: f.Value, target: _Target, shi
         ) else ((), True)
         common = dict(path=path, location=value.location, function=function.qualname, parameter=name,
                       spec=target.spec, via=CALL_SITE, value=value, reads=reads, reads_opaque=opaque)
-        if value.kind in (f.LIST, f.DICT, f.SET) or (value.kind == f.CALL and is_array_constructor(value.ref)):
-            yield StaticUse(**common)
+        unhashable = index.unhashable_kind(value)
+        if unhashable:
+            yield StaticUse(unhashable=unhashable, **common)
             continue
         cls = index.constructed_class(value)
         classes = (cls,) if cls else index.instance_classes(value.ref) if value.kind == f.NAME else ()

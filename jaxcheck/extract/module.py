@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxcheck import facts as f
 from jaxcheck.extract.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
-from jaxcheck.extract.tree import Positions, children, dotted_name
+from jaxcheck.extract.tree import Positions, children, dotted_name, walk
 
 _TYPING_WRAPPERS = frozenset(
     {
@@ -18,6 +18,7 @@ _TYPING_WRAPPERS = frozenset(
         "typing.Final",
         "typing.ClassVar",
         "typing_extensions.Optional",
+        "typing_extensions.Union",
         "typing_extensions.Annotated",
         "typing_extensions.Final",
     }
@@ -45,6 +46,7 @@ class _Extractor:
         self.function_scopes: dict[str, Scope] = {}
         self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool]]] = {}
         self.returns: dict[str, list[f.Value]] = {}
+        self.raising: set[str] = set()
         self._values: dict[int, f.Value] = {}
 
     def run(self) -> f.ModuleFacts:
@@ -134,6 +136,8 @@ class _Extractor:
                 if scope.kind == FUNCTION:
                     self.returns.setdefault(scope.qualname, []).append(self.value(node.value, scope))
         elif isinstance(node, (cst.Expr, cst.Raise, cst.Assert)):
+            if isinstance(node, cst.Raise) and scope.kind == FUNCTION:
+                self.raising.add(scope.qualname)
             for child in children(node):
                 self.scan(child, scope)
 
@@ -144,7 +148,7 @@ class _Extractor:
             if scope.kind == CLASS:
                 self._class_attributes.append(f.ClassAttribute(target.value, location, (), value))
                 return
-            ref = scope.resolve(target.value) if target.value in scope.globals else scope.local_ref(target.value)
+            ref = scope.binding_ref(target.value)
             self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -217,6 +221,7 @@ class _Extractor:
             decorators=function.decorators,
             uses=tuple(uses),
             returns=tuple(self.returns.get(function.qualname, ())),
+            raises=function.qualname in self.raising,
             class_qualname=function.class_qualname,
         )
 
@@ -278,6 +283,8 @@ class _Extractor:
                     if isinstance(star, cst.Param):
                         names.append(star.name.value)
                 shadowed = shadowed | frozenset(names)
+            elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                shadowed = shadowed | _comprehension_targets(current.for_in)
             elif isinstance(current, cst.Attribute):
                 # Only the object is a name use; `.attr` is not.
                 stack.append((current.value, current, shadowed))
@@ -302,6 +309,8 @@ class _Extractor:
         elif isinstance(parent, cst.Comparison) and all(
             isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons
         ):
+            return
+        elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.Is, cst.IsNot)):
             return
         elif isinstance(parent, cst.Arg) and parent.keyword is node:
             return
@@ -365,11 +374,20 @@ class _Extractor:
             return f.Value(f.DICT, location)
         if isinstance(node, cst.Lambda):
             return f.Value(f.LAMBDA, location)
+        if isinstance(node, cst.NamedExpr):
+            return self.value(node.value, scope)
+        if isinstance(node, cst.BinaryOperation):
+            return f.Value(f.OTHER, location, args=(self.value(node.left, scope), self.value(node.right, scope)))
         return f.Value(f.OTHER, location)
 
     def _call_value(self, node: cst.Call, scope: Scope, location: f.Location) -> f.Value:
         callee = dotted_name(node.func)
         ref = scope.resolve_dotted(callee) if callee is not None else ""
+        if callee is None and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
+            # `super().__hash__()` -> "builtins.super().__hash__"
+            inner = dotted_name(node.func.value.func)
+            if inner is not None:
+                ref = f"{scope.resolve_dotted(inner)}().{node.func.attr.value}"
         args, keywords = [], []
         for arg in node.args:
             if arg.star == "*":
@@ -426,6 +444,14 @@ class _Extractor:
         while scope is not None and scope.kind != FUNCTION:
             scope = scope.parent
         return scope.qualname if scope is not None else ""
+
+
+def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:
+    names: set[str] = set()
+    while for_in is not None:
+        names.update(node.value for node in walk(for_in.target) if isinstance(node, cst.Name))
+        for_in = for_in.inner_for_in
+    return frozenset(names)
 
 
 def _block(body) -> list:

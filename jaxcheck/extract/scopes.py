@@ -29,6 +29,7 @@ class Scope:
         self.imports: dict[str, str] = {}  # local name -> absolute dotted target
         self.bound: set[str] = set()
         self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
         self.aliases: dict[str, str] = {}  # module level `name = other.dotted`
         self.parameters: list[str] = []
 
@@ -49,6 +50,8 @@ class Scope:
         scope: Scope | None = self
         if name in self.globals:
             scope = self.module
+        elif name in self.nonlocals:
+            scope = self.parent
         first = True
         while scope is not None:
             # Class bodies are not visible from the functions nested in them.
@@ -64,6 +67,12 @@ class Scope:
         if name in _BUILTINS:
             return f"builtins.{name}"
         return self.module.local_ref(name)
+
+    def binding_ref(self, name: str) -> str:
+        """The ref an assignment to `name` in this scope binds."""
+        if name in self.globals or name in self.nonlocals:
+            return self.resolve(name)
+        return self.local_ref(name)
 
     def resolve_dotted(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -210,6 +219,8 @@ def _bind_small(node, scope: Scope, module_name: str, is_package: bool) -> None:
         _bind_target(node.target, scope)
     elif isinstance(node, cst.Global):
         scope.globals.update(name.name.value for name in node.names)
+    elif isinstance(node, cst.Nonlocal):
+        scope.nonlocals.update(name.name.value for name in node.names)
     elif isinstance(node, cst.Del):
         _bind_target(node.target, scope)
 
@@ -233,7 +244,7 @@ def _import_base(node: cst.ImportFrom, module_name: str, is_package: bool) -> st
     parts = module_name.split(".")
     if not is_package:
         parts = parts[:-1]
-    if level - 1 > len(parts):
+    if level - 1 >= len(parts):
         return None
     parts = parts[: len(parts) - (level - 1)]
     if written:

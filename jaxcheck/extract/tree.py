@@ -125,9 +125,11 @@ class _PositionState(CodegenState):
         pass
 
     def record_syntactic_position(self, node, *, start_node=None, end_node=None):
-        # Statements call this where their own syntax starts, after leading
-        # comments and decorators: that is the position a reader expects.
-        self.starts[id(node)] = (self.line, self.column)
+        # Nodes call this where their own syntax starts: statements after their
+        # leading comments and decorators, expressions inside their parentheses.
+        # A tuple keeps its parentheses, as in Python's `ast`.
+        if not isinstance(node, cst.Tuple):
+            self.starts[id(node)] = (self.line, self.column)
         return _NO_CONTEXT
 
 

@@ -153,22 +153,22 @@ class UnhashableStatic(_ClassRule):
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         yield from super().check(module, analysis)
         for use in analysis.static_uses:
-            if use.path != module.path or use.value is None or use.class_qualname:
+            if use.path != module.path or not use.unhashable:
                 continue
-            kind = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}.get(use.value.kind, "array")
-            article = "an" if kind == "array" else "a"
+            kind = use.unhashable
             instead = {
                 "list": "a tuple",
                 "dict": "a tuple of (key, value) pairs or a frozen dataclass",
                 "set": "a frozenset",
+                "bytearray": "bytes",
                 "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
             }[kind]
             name = _short(use.function, analysis.index.modules[analysis.index.path_of[use.function]].module)
             yield self.finding(
                 module.path,
                 use.location,
-                f"{article} {kind} is passed as static argument `{use.parameter}` of `{name}`: it is unhashable, so JAX "
-                f"raises {_UNHASHABLE_ERROR} on this call. Pass {instead} instead.",
+                f"{'an' if kind == 'array' else 'a'} {kind} is passed as static argument `{use.parameter}` of "
+                f"`{name}`: it is unhashable, so JAX raises {_UNHASHABLE_ERROR} on this call. Pass {instead} instead.",
             )
 
     def judge(self, module, cls, traits, uses, analysis):

@@ -1,0 +1,276 @@
+"""Bad input never crashes a run (SPEC 4): one JAX000 with the reason, every other file checked.
+
+Each bad file holds the text `static_argnums`, or the pre-filter would skip it
+before any decoding or parsing. Each sits next to the buggy program, whose
+findings must still be reported, with exit code 1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BUGGY = """\
+import jax
+
+
+class Vehicle:
+    def __init__(self, num_wheels):
+        self.num_wheels = num_wheels
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+BUG_LINE, BUG_COLUMN = 4, 1
+BOTH = {"JAX101", "JAX102"}
+
+# The same program with the class indented: findings at line 4, column 5.
+INDENTED = BUGGY.replace(
+    "class Vehicle:\n    def __init__(self, num_wheels):\n        self.num_wheels = num_wheels\n",
+    "if True:\n    class Vehicle:\n        def __init__(self, num_wheels):\n            self.num_wheels = num_wheels\n",
+).replace("\n\n\nif True:", "\n\nif True:")
+
+
+def jaxcheck_json(*args: str, cwd: Path) -> tuple[int, list[tuple[str, int, int, str, str]], str]:
+    completed = subprocess.run(
+        [sys.executable, "-m", "jaxcheck", "check", "--format", "json", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+    assert "Traceback" not in completed.stderr, completed.stderr
+    try:
+        records = json.loads(completed.stdout)
+    except json.JSONDecodeError:
+        records = []  # e.g. the process died; the exit code assertion reports it
+    found = [(r["path"], r["line"], r["column"], r["code"], r["message"]) for r in records]
+    return completed.returncode, found, completed.stderr
+
+
+def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
+    return {(path, line, column, code) for code in codes}
+
+
+def check_next_to_buggy(tmp_path: Path, name: str, data: bytes) -> tuple[int, list, list]:
+    """Write the bad file and the buggy one; return the exit code, the bad file's and the buggy file's findings."""
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / name).write_bytes(data)
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    bad = [finding for finding in found if finding[0] == f"./{name}"]
+    buggy = [finding for finding in found if finding[0] == "./buggy.py"]
+    assert len(bad) + len(buggy) == len(found), found
+    return code, bad, buggy
+
+
+def assert_buggy_reported(code: int, buggy: list) -> None:
+    assert code == 1
+    assert {finding[:4] for finding in buggy} == buggy_at("./buggy.py")
+
+
+def assert_one_jax000(bad: list, line: int | None, reason: str) -> str:
+    assert len(bad) == 1, bad
+    _, got_line, column, code, message = bad[0]
+    assert code == "JAX000"
+    if line is not None:
+        assert got_line == line
+    assert column >= 1
+    assert re.search(reason, message, re.IGNORECASE), message
+    return message
+
+
+# --- files that cannot be parsed or decoded ---------------------------------------------------------
+
+
+def test_syntax_error(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", b"import jax\n\n\nx = = 1  # static_argnums\n")
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, 4, r"syntax error")
+
+
+@pytest.mark.xfail(
+    reason="bug: JAX000 for a syntax error is at the line after the error (LibCST's position)", strict=True
+)
+def test_syntax_error_line_in_def(tmp_path: Path) -> None:
+    source = b"import jax\n\n\ndef f(:  # static_argnums\n    pass\n"
+    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, 4, r"syntax")  # CPython and flake8's E999: line 4
+
+
+@pytest.mark.parametrize(
+    "source, reason",
+    [
+        pytest.param(b"import jax\n\n\nx = = 1  # static_argnums\n", r"expected|invalid syntax", id="syntax-error"),
+        pytest.param(b"import jax\n# static_argnums\nprint 'x'\n", r"expected|print", id="python2-print"),
+        pytest.param(b"import jax\nx = 1\n\x00\n# static_argnums\n", r"null|\\0|\\x00", id="null-byte"),
+    ],
+)
+@pytest.mark.xfail(
+    reason="bug: the JAX000 message keeps only LibCST's 'Syntax Error @ L:C.' and drops the reason", strict=True
+)
+def test_parse_error_message_gives_the_reason(tmp_path: Path, source: bytes, reason: str) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, None, reason)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "binary.py", b"import jax\n\xff\xfe\x00\n# static_argnums\n")
+    assert_buggy_reported(code, buggy)
+    message = assert_one_jax000(bad, 1, r"decode")
+    assert "utf-8" in message.lower()
+
+
+def test_unknown_coding_cookie(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "odd.py", b"# -*- coding: no-such-codec -*-\n# static_argnums\n")
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, 1, r"unknown encoding.*no-such-codec")
+
+
+def test_null_byte(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "nul.py", b"import jax\nx = 1\n\x00\n# static_argnums\n")
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, None, r"parse")
+
+
+def test_python2_syntax(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "old.py", b'import jax\n# static_argnums\nprint "x"\n')
+    assert_buggy_reported(code, buggy)
+    assert_one_jax000(bad, 3, r"syntax error")
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    secret = tmp_path / "secret.py"
+    secret.write_text(BUGGY)
+    secret.chmod(0)
+    try:
+        if os.access(secret, os.R_OK):
+            pytest.skip("running as a user who can read a mode-000 file (root)")
+        code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    finally:
+        secret.chmod(stat.S_IRUSR | stat.S_IWUSR)
+    assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
+    assert_one_jax000([f for f in found if f[0] == "./secret.py"], 1, r"cannot read.*permission denied")
+
+
+def test_dangling_symlink(tmp_path: Path) -> None:
+    """An unreadable file that root cannot read either."""
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / "gone.py").symlink_to(tmp_path / "missing.py")
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
+    assert_one_jax000([f for f in found if f[0] == "./gone.py"], 1, r"cannot read")
+
+
+# --- files that must decode and be checked normally ----------------------------------------------------
+
+
+def test_latin1_coding_cookie_is_decoded_and_checked(tmp_path: Path) -> None:
+    source = b"# -*- coding: latin-1 -*-\n# caf\xe9 au lait\n" + BUGGY.encode()
+    code, found, _ = jaxcheck_json("latin.py", cwd=_write(tmp_path, "latin.py", source))
+    assert code == 1
+    assert {finding[:4] for finding in found} == buggy_at("latin.py", line=BUG_LINE + 2)
+
+
+@pytest.mark.parametrize("program, column", [(BUGGY, 1), (INDENTED, 5)], ids=["top-level", "indented"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        pytest.param(lambda text: b"\xef\xbb\xbf" + text.encode(), id="bom"),
+        pytest.param(lambda text: text.replace("\n", "\r\n").encode(), id="crlf"),
+        pytest.param(lambda text: text.replace("\n", "\r").encode(), id="cr"),
+        pytest.param(lambda text: b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode(), id="bom-crlf"),
+    ],
+)
+def test_bom_and_line_endings_give_the_same_findings(tmp_path: Path, program: str, column: int, variant) -> None:
+    (tmp_path / "plain.py").write_text(program)
+    (tmp_path / "variant.py").write_bytes(variant(program))
+    code, found, _ = jaxcheck_json("plain.py", "variant.py", cwd=tmp_path)
+    assert code == 1
+    plain = [finding[1:] for finding in found if finding[0] == "plain.py"]
+    changed = [finding[1:] for finding in found if finding[0] == "variant.py"]
+    assert {finding[:3] for finding in plain} == {(BUG_LINE, column, "JAX101"), (BUG_LINE, column, "JAX102")}
+    assert [finding[:3] for finding in changed] == [finding[:3] for finding in plain]
+
+
+def test_noqa_with_crlf(tmp_path: Path) -> None:
+    source = BUGGY.replace("class Vehicle:", "class Vehicle:  # noqa: JAX101").replace("\n", "\r\n")
+    code, found, _ = jaxcheck_json("a.py", cwd=_write(tmp_path, "a.py", source.encode()))
+    assert code == 1
+    assert {finding[:4] for finding in found} == buggy_at("a.py", {"JAX102"})
+
+
+def _write(root: Path, name: str, data: bytes) -> Path:
+    (root / name).write_bytes(data)
+    return root
+
+
+# --- all of them in one run -----------------------------------------------------------------------------
+
+
+def test_every_bad_file_in_one_run(tmp_path: Path) -> None:
+    bad_files = {
+        "broken.py": (b"import jax\n\n\nx = = 1  # static_argnums\n", 4),
+        "binary.py": (b"import jax\n\xff\xfe\x00\n# static_argnums\n", 1),
+        "nul.py": (b"import jax\nx = 1\n\x00\n# static_argnums\n", None),
+        "old.py": (b'import jax\n# static_argnums\nprint "x"\n', 3),
+    }
+    for name, (data, _) in bad_files.items():
+        (tmp_path / name).write_bytes(data)
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbf" + BUGGY.encode())
+    (tmp_path / "latin.py").write_bytes(b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + BUGGY.encode())
+    code, found, stderr = jaxcheck_json(".", cwd=tmp_path)
+    assert code == 1, stderr
+    for name, (_, line) in bad_files.items():
+        assert_one_jax000([f for f in found if f[0] == f"./{name}"], line, r".")
+    expected = buggy_at("./buggy.py") | buggy_at("./bom.py") | buggy_at("./latin.py", line=BUG_LINE + 2)
+    assert {f[:4] for f in found if f[3] != "JAX000"} == expected
+
+
+# --- inputs that break the parser itself ---------------------------------------------------------------
+
+
+def _nested(depth: int) -> bytes:
+    return ("# static_argnums\nx = " + "[" * depth + "]" * depth + "\n").encode()
+
+
+@pytest.mark.xfail(
+    reason="bug: 300 nested brackets (CPython: 'too many nested parentheses') end in a RecursionError "
+    "reported as an internal failure, exit 2",
+    strict=True,
+)
+def test_too_deeply_nested_is_bad_input(tmp_path: Path) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, "deep.py", _nested(300))
+    assert_buggy_reported(code, buggy)
+    message = assert_one_jax000(bad, None, r"nest|parse")
+    assert "jaxcheck failed" not in message
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.xfail(
+    reason="bug: 3000 nested brackets crash LibCST's native parser (SIGSEGV): the run dies, no findings are printed",
+    strict=True,
+)
+def test_parser_crash_does_not_end_the_run(tmp_path: Path, jobs: str) -> None:
+    (tmp_path / "deep.py").write_bytes(_nested(3000))
+    for number in range(20):  # enough files for --jobs 2 to use a process pool
+        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
+    code, found, _ = jaxcheck_json("--jobs", jobs, ".", cwd=tmp_path)
+    assert code == 1
+    assert len([f for f in found if f[0] == "./deep.py" and f[3] == "JAX000"]) == 1
+    assert len([f for f in found if f[3] in BOTH]) == 40

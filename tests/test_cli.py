@@ -1,0 +1,333 @@
+"""`jaxcheck check` as a user runs it: the real CLI in a subprocess on small projects.
+
+Every test asserts exact findings (path, line, column, code), exact exit codes
+and the key parts of messages, so a regression in any of them fails a test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import jaxcheck
+
+# A plain class passed as a static argument: JAX101 and JAX102 at the `class` line.
+BUGGY = """\
+import jax
+
+
+class Vehicle:
+    def __init__(self, num_wheels):
+        self.num_wheels = num_wheels
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+BUG_LINE, BUG_COLUMN, USE_LINE = 4, 1, 14
+
+# The fixed twin: a frozen dataclass is immutable and hashes by value.
+CLEAN = """\
+import dataclasses
+
+import jax
+
+
+@dataclasses.dataclass(frozen=True)
+class Vehicle:
+    num_wheels: int
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+
+BOTH = {"JAX101", "JAX102"}
+TEXT_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>JAX\d{3}) (?P<message>.+)$")
+
+
+def write(root: Path, relative: str, text: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def jaxcheck_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "jaxcheck", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def text_findings(stdout: str) -> list[tuple[str, int, int, str, str]]:
+    """Parse text output; every non-empty line must be a finding line."""
+    found = []
+    for line in stdout.splitlines():
+        match = TEXT_LINE.match(line)
+        assert match, f"not a `path:line:col: CODE message` line: {line!r}"
+        found.append((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+    return found
+
+
+def located(stdout: str) -> set[tuple[str, int, int, str]]:
+    return {finding[:4] for finding in text_findings(stdout)}
+
+
+def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
+    return {(path, line, column, code) for code in codes}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """tmp_path/pkg/a.py is the buggy program."""
+    write(tmp_path, "pkg/a.py", BUGGY)
+    return tmp_path
+
+
+# --- exit codes --------------------------------------------------------------------
+
+
+def test_clean_tree_exits_0(tmp_path: Path) -> None:
+    write(tmp_path, "pkg/clean.py", CLEAN)
+    write(tmp_path, "pkg/plain.py", "import jax\n\n\n@jax.jit\ndef g(x):\n    return x + 1\n")
+    completed = jaxcheck_run("check", ".", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout == ""
+    assert "Found 0 findings in 0 files (2 checked)." in completed.stderr
+
+
+def test_findings_exit_1_in_flake8_text_format(project: Path) -> None:
+    completed = jaxcheck_run("check", "pkg", cwd=project)
+    assert completed.returncode == 1, completed.stderr
+    findings = text_findings(completed.stdout)
+    assert [finding[:4] for finding in findings] == [
+        ("pkg/a.py", BUG_LINE, BUG_COLUMN, "JAX101"),
+        ("pkg/a.py", BUG_LINE, BUG_COLUMN, "JAX102"),
+    ]
+    messages = {code: message for _, _, _, code, message in findings}
+    # The message names the class, the static parameter and the static use (path:line).
+    for message in messages.values():
+        assert "`Vehicle`" in message
+        assert "static argument `x` of `f`" in message
+        assert f"pkg/a.py:{USE_LINE}" in message
+    assert "mutable" in messages["JAX101"]
+    assert "identity" in messages["JAX102"]
+    assert "Found 2 findings in 1 file (1 checked)." in completed.stderr
+
+
+@pytest.mark.parametrize(
+    "args, mentions",
+    [
+        (["check", "--bogus", "."], "--bogus"),
+        (["check", "does-not-exist"], "does-not-exist"),
+        (["check", "--select", "JAX999", "."], "JAX999"),
+        (["check", "--ignore", "JAX999", "."], "JAX999"),
+        (["check", "--jobs", "0", "."], "--jobs"),
+        (["check", "--jobs", "many", "."], "--jobs"),
+        (["check", "--format", "xml", "."], "--format"),
+    ],
+    ids=[
+        "unknown-option",
+        "nonexistent-path",
+        "select-unknown-code",
+        "ignore-unknown-code",
+        "jobs-0",
+        "jobs-word",
+        "format",
+    ],
+)
+def test_usage_errors_exit_2(project: Path, args: list[str], mentions: str) -> None:
+    completed = jaxcheck_run(*args, cwd=project)
+    assert completed.returncode == 2, (completed.stdout, completed.stderr)
+    assert completed.stdout == ""  # no findings are printed on a usage error
+    error_lines = [line for line in completed.stderr.splitlines() if line.startswith("jaxcheck: error: ")]
+    assert len(error_lines) == 1, completed.stderr
+    assert mentions in error_lines[0]
+    assert "Traceback" not in completed.stderr
+
+
+def test_exit_zero_keeps_findings_but_exits_0(project: Path) -> None:
+    completed = jaxcheck_run("check", "--exit-zero", "pkg", cwd=project)
+    assert completed.returncode == 0, completed.stderr
+    assert located(completed.stdout) == buggy_at("pkg/a.py")
+
+
+# --- --select / --ignore -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options, codes",
+    [
+        (["--select", "JAX102"], {"JAX102"}),
+        (["--select", "JAX101"], {"JAX101"}),
+        (["--select", "JAX1"], BOTH),
+        (["--select", "JAX101,JAX102"], BOTH),
+        (["--ignore", "JAX101"], {"JAX102"}),
+        (["--ignore", "JAX1"], set()),
+        (["--select", "JAX1", "--ignore", "JAX102"], {"JAX101"}),
+        (["--select", "JAX000"], set()),
+    ],
+    ids=lambda value: " ".join(value) if isinstance(value, list) else None,
+)
+def test_select_and_ignore(project: Path, options: list[str], codes: set[str]) -> None:
+    completed = jaxcheck_run("check", *options, "pkg", cwd=project)
+    assert completed.returncode == (1 if codes else 0), completed.stderr
+    assert located(completed.stdout) == buggy_at("pkg/a.py", codes)
+
+
+# --- JSON format and paths ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "paths, spelled",
+    [
+        (["."], "./pkg/a.py"),
+        ([], "./pkg/a.py"),  # the default path is "."
+        (["pkg"], "pkg/a.py"),
+        (["pkg/"], "pkg/a.py"),
+        (["./pkg"], "./pkg/a.py"),
+        (["pkg/a.py"], "pkg/a.py"),
+    ],
+    ids=["dot", "default", "pkg", "pkg-slash", "dot-pkg", "file"],
+)
+def test_json_output_and_path_spelling(project: Path, paths: list[str], spelled: str) -> None:
+    completed = jaxcheck_run("check", "--format", "json", *paths, cwd=project)
+    assert completed.returncode == 1, completed.stderr
+    records = json.loads(completed.stdout)
+    assert isinstance(records, list)
+    assert len(records) == 2
+    for record in records:
+        assert set(record) == {"path", "line", "column", "code", "message"}
+        assert not os.path.isabs(record["path"])
+        assert isinstance(record["line"], int) and isinstance(record["column"], int)
+        assert "`Vehicle`" in record["message"]
+        assert f"{spelled}:{USE_LINE}" in record["message"]
+    assert {(r["path"], r["line"], r["column"], r["code"]) for r in records} == buggy_at(spelled)
+
+
+def test_json_and_text_report_the_same_findings(project: Path) -> None:
+    as_json = jaxcheck_run("check", "--format", "json", ".", cwd=project)
+    as_text = jaxcheck_run("check", ".", cwd=project)
+    records = json.loads(as_json.stdout)
+    assert [(r["path"], r["line"], r["column"], r["code"], r["message"]) for r in records] == text_findings(
+        as_text.stdout
+    )
+
+
+def test_json_on_clean_tree_is_empty_array(tmp_path: Path) -> None:
+    write(tmp_path, "clean.py", CLEAN)
+    completed = jaxcheck_run("check", "--format", "json", ".", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout) == []
+
+
+def test_absolute_path_given_is_kept(project: Path) -> None:
+    completed = jaxcheck_run("check", str(project / "pkg"), cwd=project)
+    assert completed.returncode == 1
+    assert located(completed.stdout) == buggy_at(str(project / "pkg" / "a.py"))
+
+
+# --- discovery ---------------------------------------------------------------------------
+
+
+def test_recursion_skips_vcs_caches_and_environments(project: Path) -> None:
+    for folder in (".git", "__pycache__", ".venv", "node_modules", "myenv", "lib/.git/objects"):
+        write(project, f"{folder}/b.py", BUGGY)
+    (project / "myenv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    write(project, "lib/c.py", BUGGY)  # a normal folder next to them is searched
+    completed = jaxcheck_run("check", ".", cwd=project)
+    assert completed.returncode == 1
+    assert located(completed.stdout) == buggy_at("./pkg/a.py") | buggy_at("./lib/c.py")
+    assert "(2 checked)" in completed.stderr
+
+
+def test_jobs_2_gives_the_same_findings_as_jobs_1(tmp_path: Path) -> None:
+    expected = set()
+    for number in range(24):
+        if number % 3 == 0:
+            write(tmp_path, f"many/m{number:02}.py", CLEAN)
+        else:
+            write(tmp_path, f"many/sub{number % 2}/m{number:02}.py", BUGGY.replace("Vehicle", f"Vehicle{number}"))
+            expected |= buggy_at(f"many/sub{number % 2}/m{number:02}.py")
+    serial = jaxcheck_run("check", "--format", "json", "--jobs", "1", "many", cwd=tmp_path)
+    parallel = jaxcheck_run("check", "--format", "json", "--jobs", "2", "many", cwd=tmp_path)
+    assert serial.returncode == parallel.returncode == 1, (serial.stderr, parallel.stderr)
+    serial_records, parallel_records = json.loads(serial.stdout), json.loads(parallel.stdout)
+    assert len(serial_records) == 32
+    assert {(r["path"], r["line"], r["column"], r["code"]) for r in serial_records} == expected
+    key = lambda r: (r["path"], r["line"], r["column"], r["code"])  # noqa: E731
+    assert sorted(parallel_records, key=key) == sorted(serial_records, key=key)
+
+
+def test_no_cache_is_accepted(project: Path) -> None:
+    completed = jaxcheck_run("check", "--no-cache", "pkg", cwd=project)
+    assert completed.returncode == 1, completed.stderr
+    assert located(completed.stdout) == buggy_at("pkg/a.py")
+
+
+# --- other commands ------------------------------------------------------------------------
+
+
+def test_version(tmp_path: Path) -> None:
+    completed = jaxcheck_run("--version", cwd=tmp_path)
+    assert completed.returncode == 0
+    assert completed.stdout == f"jaxcheck {jaxcheck.__version__}\n"
+    assert re.fullmatch(r"\d+\.\d+\.\d+\S*", jaxcheck.__version__)
+
+
+def test_rules_lists_the_codes(tmp_path: Path) -> None:
+    completed = jaxcheck_run("rules", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stderr
+    listed = {line.split()[0]: line.split()[1] for line in completed.stdout.splitlines() if line.strip()}
+    assert {"JAX000", "JAX101", "JAX102", "JAX106"} <= set(listed)
+    assert listed["JAX101"] == "mutable-static"
+    assert listed["JAX102"] == "identity-hash-static"
+    assert listed["JAX106"] == "unhashable-static"
+
+
+# --- # noqa ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "comment, left",
+    [
+        ("# noqa: JAX101", {"JAX102"}),
+        ("# noqa:JAX102", {"JAX101"}),
+        ("# noqa", set()),
+        ("# NOQA", set()),
+        ("# noqa: JAX1", set()),
+        ("# noqa: JAX101,JAX102", set()),
+        ("# noqa: JAX101 JAX102", set()),
+        ("# noqa: E501", BOTH),
+    ],
+)
+def test_noqa_on_the_class_line(tmp_path: Path, comment: str, left: set[str]) -> None:
+    write(tmp_path, "a.py", BUGGY.replace("class Vehicle:", f"class Vehicle:  {comment}"))
+    completed = jaxcheck_run("check", "a.py", cwd=tmp_path)
+    assert completed.returncode == (1 if left else 0), completed.stderr
+    assert located(completed.stdout) == buggy_at("a.py", left)
+
+
+def test_noqa_on_another_line_does_not_suppress(tmp_path: Path) -> None:
+    write(tmp_path, "a.py", BUGGY.replace("    return x.num_wheels", "    return x.num_wheels  # noqa"))
+    completed = jaxcheck_run("check", "a.py", cwd=tmp_path)
+    assert completed.returncode == 1
+    assert located(completed.stdout) == buggy_at("a.py")

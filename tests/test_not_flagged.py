@@ -1,0 +1,531 @@
+"""SPEC 3 "Not flagged" for the static-argument rules JAX101, JAX102, JAX106.
+
+Each negative makes sure the value really reaches a static position (by the
+parameter annotation and/or a constructor at a call site), so that the only
+reason for no finding is that the value is static-safe. Where a near miss is
+flagged, the exact (line, code) set is asserted.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jaxcheck.config import Config
+from jaxcheck.engine import check_source
+
+
+def codes_at(src: str) -> set[tuple[int, str]]:
+    """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
+    findings, failed = check_source(textwrap.dedent(src), "demo.py", Config(root="."))
+    assert not failed, findings
+    return {(finding.line, finding.code) for finding in findings}
+
+
+def line_of(src: str, needle: str) -> int:
+    lines = textwrap.dedent(src).splitlines()
+    matches = [number for number, line in enumerate(lines, start=1) if needle in line]
+    assert matches, f"{needle!r} not in source"
+    return matches[0]
+
+
+# Immutable, value-hashed classes.
+
+@pytest.mark.parametrize(
+    "imports, decorator",
+    [
+        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True)", id="dataclass"),
+        pytest.param("import dataclasses", "@dataclasses.dataclass(frozen=True)", id="dataclasses.dataclass"),
+        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True, eq=True)", id="eq-true"),
+    ],
+)
+def test_frozen_dataclass(imports, decorator):
+    src = f"""
+        import jax
+        {imports}
+
+        {decorator}
+        class Config:
+            num_wheels: int
+            name: str = "car"
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.num_wheels
+
+        cfg = Config(2)
+        f(cfg, 1.0)
+        f(Config(4), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+@pytest.mark.parametrize(
+    "imports, base",
+    [
+        pytest.param("from typing import NamedTuple", "NamedTuple", id="from-typing"),
+        pytest.param("import typing", "typing.NamedTuple", id="typing.NamedTuple"),
+    ],
+)
+def test_typing_namedtuple(imports, base):
+    src = f"""
+        import jax
+        {imports}
+
+        class Config({base}):
+            num_wheels: int
+            name: str = "car"
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.num_wheels
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+def test_collections_namedtuple():
+    # Immutable and value-hashed (checked under jax 0.10.2: P(2) then P(3) give 2
+    # then 3). The binding is not a class jaxcheck can judge: nothing.
+    src = """
+        import collections
+        from collections import namedtuple
+        import jax
+
+        Config = namedtuple("Config", ["num_wheels", "name"])
+        Other = collections.namedtuple("Other", "a b")
+
+        @jax.jit(static_argnums=(0, 1))
+        def f(cfg: Config, other: Other, x):
+            return x * cfg.num_wheels + other.a
+
+        cfg = Config(2, "car")
+        f(cfg, Other(1, 2), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+def test_subclass_of_collections_namedtuple():
+    src = """
+        import collections
+        import jax
+
+        class Config(collections.namedtuple("ConfigBase", "num_wheels name")):
+            __slots__ = ()
+
+            def doubled(self):
+                return 2 * self.num_wheels
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.doubled()
+
+        f(Config(2, "car"), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+@pytest.mark.parametrize(
+    "imports, base",
+    [
+        pytest.param("import enum", "enum.Enum", id="enum.Enum"),
+        pytest.param("from enum import Enum", "Enum", id="Enum"),
+        pytest.param("from enum import IntEnum", "IntEnum", id="IntEnum"),
+    ],
+)
+def test_enum(imports, base):
+    src = f"""
+        import jax
+        {imports}
+
+        class Mode({base}):
+            FAST = 1
+            SLOW = 2
+
+        @jax.jit(static_argnums=0)
+        def f(mode: Mode, x):
+            return x * mode.value
+
+        f(Mode.FAST, 1.0)
+        f(Mode(2), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+# Primitives, tuples and functions.
+
+@pytest.mark.parametrize(
+    "value",
+    ["2", "-1", "1.5", "1j", "'wheels'", "b'raw'", "True", "None", "()", "(1, 'a', None, 2.0)", "((1, 2), ('a',))"],
+)
+def test_primitive_or_tuple_static_argument(value):
+    src = f"""
+        import jax
+
+        @jax.jit(static_argnums=1)
+        def f(x, s):
+            return x
+
+        f(1.0, {value})
+        f(1.0, s={value})
+    """
+    assert codes_at(src) == set()
+
+
+def test_primitive_static_arguments_by_annotation():
+    src = """
+        import jax
+        from typing import Optional
+
+        @jax.jit(static_argnames=("n", "name", "flag", "scale", "maybe", "shape"))
+        def f(x, n: int, name: str, flag: bool, scale: float, maybe: Optional[int], shape: tuple):
+            return x * n
+
+        f(1.0, 2, "a", True, 1.5, None, (1, 2))
+    """
+    assert codes_at(src) == set()
+
+
+def test_module_level_function_passed_static():
+    src = """
+        import jax
+
+        def activation(x):
+            return x * 2
+
+        class Holder:
+            pass
+
+        @jax.jit(static_argnums=1)
+        def f(x, fn):
+            return fn(x)
+
+        f(1.0, activation)
+        f(1.0, Holder)
+        f(1.0, fn=activation)
+    """
+    assert codes_at(src) == set()
+
+
+# Plain classes that are static-safe.
+
+def test_plain_class_blocking_setattr_with_value_hash():
+    src = """
+        import jax
+
+        class Config:
+            def __init__(self, num_wheels):
+                object.__setattr__(self, "num_wheels", num_wheels)
+
+            def __setattr__(self, name, value):
+                raise AttributeError("Config is immutable")
+
+            def __delattr__(self, name):
+                raise AttributeError("Config is immutable")
+
+            def __eq__(self, other):
+                return type(other) is type(self) and other.num_wheels == self.num_wheels
+
+            def __hash__(self):
+                return hash((type(self), self.num_wheels))
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.num_wheels
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == set()
+
+
+def test_setattr_that_does_not_block_is_still_mutable():
+    src = """
+        import jax
+
+        class Config:
+            def __init__(self, num_wheels):
+                self.num_wheels = num_wheels
+
+            def __setattr__(self, name, value):
+                object.__setattr__(self, name, value)
+
+            def __eq__(self, other):
+                return type(other) is type(self) and other.num_wheels == self.num_wheels
+
+            def __hash__(self):
+                return hash((type(self), self.num_wheels))
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.num_wheels
+
+        cfg = Config(2)
+        f(cfg, 1.0)
+        cfg.num_wheels = 4
+    """
+    assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
+
+
+def test_mutable_class_only_at_non_static_positions():
+    src = """
+        import jax
+
+        class Vehicle:
+            def __init__(self, num_wheels):
+                self.num_wheels = num_wheels
+
+            def add_wheel(self):
+                self.num_wheels += 1
+
+        @jax.jit(static_argnums=1)
+        def f(v: Vehicle, n, w=None):
+            return v.num_wheels * n
+
+        car = Vehicle(2)
+        f(car, 3)
+        f(Vehicle(2), 3, w=car)
+        car.num_wheels = 4
+    """
+    assert codes_at(src) == set()
+
+
+@pytest.mark.parametrize(
+    "test",
+    [
+        pytest.param("cfg is None", id="is-None"),
+        pytest.param("cfg is not None", id="is-not-None"),
+        pytest.param(
+            "None is cfg",
+            id="None-is",
+        ),
+    ],
+)
+def test_static_use_that_never_reads_state_is_identity_hash_only(test):
+    # JAX102 still applies: every fresh Config(2) is a new cache key.
+    src = f"""
+        import jax
+
+        class Config:
+            def __init__(self, num_wheels):
+                self.num_wheels = num_wheels
+
+        @jax.jit(static_argnums=1)
+        def f(x, cfg):
+            if {test}:
+                return x
+            return x + 1
+
+        cfg = Config(2)
+        f(1.0, cfg)
+        cfg.num_wheels = 3
+    """
+    assert codes_at(src) == {(line_of(src, "class Config"), "JAX102")}
+
+
+@pytest.mark.parametrize(
+    "prelude, class_line",
+    [
+        pytest.param("from somewhere import Base", "class Config(Base):", id="unknown-base"),
+        pytest.param("import somewhere", "class Config(somewhere.Base):", id="unknown-dotted-base"),
+        pytest.param("from somewhere import magic\n@magic", "class Config:", id="unknown-decorator"),
+        pytest.param("from somewhere import magic\n@magic(frozen=True)", "class Config:", id="unknown-decorator-call"),
+        pytest.param("from somewhere import Meta", "class Config(metaclass=Meta):", id="unknown-metaclass"),
+    ],
+)
+def test_class_shaped_by_something_unknown_is_not_judged(prelude, class_line):
+    src = (
+        "import jax\n" + prelude + "\n" + class_line + "\n"
+        "    def __init__(self, num_wheels):\n"
+        "        self.num_wheels = num_wheels\n"
+        "\n"
+        "@jax.jit(static_argnums=0)\n"
+        "def f(cfg: Config, x):\n"
+        "    return x * cfg.num_wheels\n"
+        "\n"
+        "cfg = Config(2)\n"
+        "f(cfg, 1.0)\n"
+        "cfg.num_wheels = 4\n"
+    )
+    assert codes_at(src) == set()
+
+
+def test_frozen_dataclass_with_eq_false_is_identity_hashed():
+    # Not in "not flagged": frozen, so no JAX101, but `eq=False` keeps object's
+    # identity hash, so every fresh equal instance recompiles: JAX102.
+    src = """
+        import jax
+        from dataclasses import dataclass
+
+        @dataclass(frozen=True, eq=False)
+        class Config:
+            num_wheels: int
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.num_wheels
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == {(line_of(src, "class Config"), "JAX102")}
+
+
+def test_stateless_class_is_identity_hashed_but_not_mutable_static():
+    # No attributes to go stale (no JAX101); identity hash means a recompile per
+    # fresh instance (JAX102).
+    src = """
+        import jax
+
+        class Doubler:
+            def apply(self, x):
+                return 2 * x
+
+        @jax.jit(static_argnums=1)
+        def f(x, act: Doubler):
+            return act.apply(x)
+
+        f(1.0, Doubler())
+    """
+    assert codes_at(src) == {(line_of(src, "class Doubler"), "JAX102")}
+
+
+# JAX106 negatives.
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "frozenset({1, 2})",
+        "frozenset([1, 2])",
+        "frozenset()",
+        "(1, 2)",
+        "tuple([1, 2])",
+        "'abc'",
+        "('a', ('b', 'c'))",
+    ],
+)
+def test_hashable_container_at_a_static_position(value):
+    src = f"""
+        import jax
+
+        @jax.jit(static_argnums=1)
+        def f(x, s):
+            return x
+
+        f(1.0, {value})
+        f(x=1.0, s={value})
+    """
+    assert codes_at(src) == set()
+
+
+@pytest.mark.parametrize("value", ["[1, 2]", "{'a': 1}", "{1, 2}", "[i for i in range(3)]", "np.zeros(3)"])
+def test_unhashable_value_at_a_non_static_position(value):
+    src = f"""
+        import jax
+        import numpy as np
+
+        @jax.jit(static_argnums=1)
+        def f(x, n):
+            return x
+
+        f({value}, 3)
+        f(x={value}, n=3)
+        g = jax.jit(f, static_argnames="n")
+        g({value}, 3)
+    """
+    assert codes_at(src) == set()
+
+
+def test_unhashable_value_at_a_static_position_is_flagged_at_the_argument():
+    # The positive twin of the negatives above: same shape, static position.
+    src = """
+        import jax
+
+        @jax.jit(static_argnums=1)
+        def f(x, n):
+            return x
+
+        f(1.0, [1, 2])
+    """
+    assert codes_at(src) == {(line_of(src, "f(1.0, [1, 2])"), "JAX106")}
+
+
+# Mutation only during construction.
+
+def test_unsafe_hash_dataclass_mutated_only_during_construction():
+    src = """
+        import jax
+        from dataclasses import dataclass
+
+        @dataclass(unsafe_hash=True)
+        class Config:
+            num_wheels: int
+            total: int = 0
+
+            def __post_init__(self):
+                self.total = 2 * self.num_wheels
+                self._setup()
+
+            def _setup(self):
+                self.extra = self.total + 1
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.total
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
+
+
+def test_plain_value_hashed_class_mutated_only_in_init_and_its_helper():
+    src = """
+        import jax
+
+        class Config:
+            def __init__(self, num_wheels):
+                self.num_wheels = num_wheels
+                self._derive()
+
+            def _derive(self):
+                self.total = 2 * self.num_wheels
+
+            def __eq__(self, other):
+                return type(other) is type(self) and other.num_wheels == self.num_wheels
+
+            def __hash__(self):
+                return hash((type(self), self.num_wheels))
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.total
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
+
+
+def test_setter_called_after_construction_is_reported_at_its_assignment():
+    # The contrast to the two tests above: a method outside construction.
+    src = """
+        import jax
+        from dataclasses import dataclass
+
+        @dataclass(unsafe_hash=True)
+        class Config:
+            num_wheels: int
+            total: int = 0
+
+            def __post_init__(self):
+                self.total = 2 * self.num_wheels
+
+            def grow(self):
+                self.total = self.total + 1
+
+        @jax.jit(static_argnums=0)
+        def f(cfg: Config, x):
+            return x * cfg.total
+
+        f(Config(2), 1.0)
+    """
+    assert codes_at(src) == {(line_of(src, "self.total = self.total + 1"), "JAX101")}
