@@ -124,6 +124,8 @@ def load_config(path: str) -> Config | None:
         raise ConfigError(f"{where}: unknown key {unknown[0]!r}; the keys are {', '.join(KEYS)}")
     root = os.path.dirname(os.path.abspath(path))
     select = _code_list(table, "select", where) if "select" in table else None
+    if select == ():
+        raise ConfigError(f"{where}: 'select' is empty, so no rule would run; remove it to select every code")
     per_file = table.get("per-file-ignores", {})
     if not isinstance(per_file, dict):
         raise ConfigError(f"{where}: 'per-file-ignores' must be a table of pattern = [codes]")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import os
 from typing import Callable, Iterator
 
-# Folders no one wants linted: version control, caches, build output, environments.
+# Folders no one wants linted: version control, caches, environments (flake8's
+# defaults, plus virtualenvs and tool caches).
 SKIPPED_FOLDERS = frozenset(
     {
         ".git",
         ".hg",
         ".svn",
         ".bzr",
+        "CVS",
         "__pycache__",
         ".tox",
         ".nox",
@@ -24,9 +26,6 @@ SKIPPED_FOLDERS = frozenset(
         ".jaxcheck_cache",
         ".ipynb_checkpoints",
         "node_modules",
-        "site-packages",
-        "build",
-        "dist",
     }
 )
 
@@ -59,7 +58,7 @@ def _walk(top: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
             name
             for name in folders
             if name not in SKIPPED_FOLDERS
-            and not name.endswith(".egg-info")
+            and not name.endswith((".egg-info", ".egg"))
             and not is_virtualenv(os.path.join(folder, name))
             and not is_excluded(os.path.join(folder, name), True)
         )

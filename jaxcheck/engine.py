@@ -44,10 +44,13 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
     """
     failed = False
     try:
-        if may_have_findings(text):
+        findings = _syntax_errors(text, path)
+        if findings:
+            findings = [] if for_flake8 else findings
+        elif may_have_findings(text):
             findings = _raw_findings(text, path)
-        else:
-            findings = [] if for_flake8 else _syntax_errors(text, path)
+    except RecursionError:
+        findings = [Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")]
     except Exception as error:  # a bug of ours must not cost the user the run
         failed = True
         where = traceback.extract_tb(error.__traceback__)[-1]
@@ -80,12 +83,14 @@ def _raw_findings(text: str, path: str) -> list[Finding]:
 
 
 def _syntax_errors(text: str, path: str) -> list[Finding]:
-    """A file the pre-filter skips is still checked for syntax, at `ast`'s low cost."""
+    """Python's own parser first: its messages are the ones users know, it costs
+    a fraction of LibCST's parse, and it rejects the deep nesting on which
+    LibCST's native parser crashes."""
     try:
         ast.parse(text, path)
     except SyntaxError as error:
         return [Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")]
-    except (ValueError, RecursionError, MemoryError) as error:
+    except (ValueError, MemoryError) as error:
         return [Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")]
     return []
 

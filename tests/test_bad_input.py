@@ -100,9 +100,6 @@ def test_syntax_error(tmp_path: Path) -> None:
     assert_one_jax000(bad, 4, r"syntax error")
 
 
-@pytest.mark.xfail(
-    reason="bug: JAX000 for a syntax error is at the line after the error (LibCST's position)", strict=True
-)
 def test_syntax_error_line_in_def(tmp_path: Path) -> None:
     source = b"import jax\n\n\ndef f(:  # static_argnums\n    pass\n"
     code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
@@ -117,9 +114,6 @@ def test_syntax_error_line_in_def(tmp_path: Path) -> None:
         pytest.param(b"import jax\n# static_argnums\nprint 'x'\n", r"expected|print", id="python2-print"),
         pytest.param(b"import jax\nx = 1\n\x00\n# static_argnums\n", r"null|\\0|\\x00", id="null-byte"),
     ],
-)
-@pytest.mark.xfail(
-    reason="bug: the JAX000 message keeps only LibCST's 'Syntax Error @ L:C.' and drops the reason", strict=True
 )
 def test_parse_error_message_gives_the_reason(tmp_path: Path, source: bytes, reason: str) -> None:
     code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
@@ -249,11 +243,6 @@ def _nested(depth: int) -> bytes:
     return ("# static_argnums\nx = " + "[" * depth + "]" * depth + "\n").encode()
 
 
-@pytest.mark.xfail(
-    reason="bug: 300 nested brackets (CPython: 'too many nested parentheses') end in a RecursionError "
-    "reported as an internal failure, exit 2",
-    strict=True,
-)
 def test_too_deeply_nested_is_bad_input(tmp_path: Path) -> None:
     code, bad, buggy = check_next_to_buggy(tmp_path, "deep.py", _nested(300))
     assert_buggy_reported(code, buggy)
@@ -262,10 +251,6 @@ def test_too_deeply_nested_is_bad_input(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-@pytest.mark.xfail(
-    reason="bug: 3000 nested brackets crash LibCST's native parser (SIGSEGV): the run dies, no findings are printed",
-    strict=True,
-)
 def test_parser_crash_does_not_end_the_run(tmp_path: Path, jobs: str) -> None:
     (tmp_path / "deep.py").write_bytes(_nested(3000))
     for number in range(20):  # enough files for --jobs 2 to use a process pool

@@ -175,10 +175,6 @@ def test_config_select_exclude_and_per_file_ignores_same_as_cli(tmp_path: Path) 
     assert sorted(by_flake8.stdout.splitlines()) == sorted(by_cli.stdout.splitlines())
 
 
-@pytest.mark.xfail(
-    reason="bug: flake8 reports a file re-included by `!` below an excluded folder, the CLI does not",
-    strict=True,
-)
 def test_reinclude_below_excluded_folder_same_as_cli(tmp_path: Path) -> None:
     write(tmp_path, "pyproject.toml", '[tool.jaxcheck]\nexclude = ["generated/", "!generated/keep.py"]\n')
     write(tmp_path, "a.py", BUGGY)
