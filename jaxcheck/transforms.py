@@ -19,6 +19,7 @@ _JIT = Transform("jax.jit", "static_argnums", "static_argnames")
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,
     "jax.api.jit": _JIT,
+    "jax._src.api.jit": _JIT,  # how JAX's own modules spell it
 }
 
 PARTIAL = frozenset({"functools.partial"})

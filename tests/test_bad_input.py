@@ -11,30 +11,11 @@ import json
 import os
 import re
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-BUGGY = """\
-import jax
-
-
-class Vehicle:
-    def __init__(self, num_wheels):
-        self.num_wheels = num_wheels
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
-BUG_LINE, BUG_COLUMN = 4, 1
-BOTH = {"JAX101", "JAX102"}
+from helpers import BOTH, BUG_LINE, BUGGY, buggy_at, jaxcheck_run, write
 
 # The same program with the class indented: findings at line 4, column 5.
 INDENTED = BUGGY.replace(
@@ -44,13 +25,7 @@ INDENTED = BUGGY.replace(
 
 
 def jaxcheck_json(*args: str, cwd: Path) -> tuple[int, list[tuple[str, int, int, str, str]], str]:
-    completed = subprocess.run(
-        [sys.executable, "-m", "jaxcheck", "check", "--format", "json", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
+    completed = jaxcheck_run("check", "--format", "json", *args, cwd=cwd)
     assert "Traceback" not in completed.stderr, completed.stderr
     try:
         records = json.loads(completed.stdout)
@@ -58,10 +33,6 @@ def jaxcheck_json(*args: str, cwd: Path) -> tuple[int, list[tuple[str, int, int,
         records = []  # e.g. the process died; the exit code assertion reports it
     found = [(r["path"], r["line"], r["column"], r["code"], r["message"]) for r in records]
     return completed.returncode, found, completed.stderr
-
-
-def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
-    return {(path, line, column, code) for code in codes}
 
 
 def check_next_to_buggy(tmp_path: Path, name: str, data: bytes) -> tuple[int, list, list]:
@@ -94,56 +65,42 @@ def assert_one_jax000(bad: list, line: int | None, reason: str) -> str:
 # --- files that cannot be parsed or decoded ---------------------------------------------------------
 
 
-def test_syntax_error(tmp_path: Path) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", b"import jax\n\n\nx = = 1  # static_argnums\n")
-    assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, 4, r"syntax error")
-
-
-def test_syntax_error_line_in_def(tmp_path: Path) -> None:
-    source = b"import jax\n\n\ndef f(:  # static_argnums\n    pass\n"
-    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
-    assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, 4, r"syntax")  # CPython and flake8's E999: line 4
+# Bad files, each with the text `static_argnums` so that the pre-filter lets it through.
+SYNTAX_ERROR = b"import jax\n\n\nx = = 1  # static_argnums\n"
+NOT_UTF8 = b"import jax\n\xff\xfe\x00\n# static_argnums\n"
+NULL_BYTE = b"import jax\nx = 1\n\x00\n# static_argnums\n"
+PYTHON2 = b'import jax\n# static_argnums\nprint "x"\n'
+PYTHON2_SINGLE_QUOTES = b"import jax\n# static_argnums\nprint 'x'\n"
+SYNTAX_ERROR_IN_DEF = b"import jax\n\n\ndef f(:  # static_argnums\n    pass\n"
+UNKNOWN_CODING = b"# -*- coding: no-such-codec -*-\n# static_argnums\n"
 
 
 @pytest.mark.parametrize(
-    "source, reason",
+    "name, source, line, reason",
     [
-        pytest.param(b"import jax\n\n\nx = = 1  # static_argnums\n", r"expected|invalid syntax", id="syntax-error"),
-        pytest.param(b"import jax\n# static_argnums\nprint 'x'\n", r"expected|print", id="python2-print"),
-        pytest.param(b"import jax\nx = 1\n\x00\n# static_argnums\n", r"null|\\0|\\x00", id="null-byte"),
+        pytest.param("broken.py", SYNTAX_ERROR, 4, r"syntax error", id="syntax-error"),
+        # CPython and flake8's E999: line 4
+        pytest.param("broken.py", SYNTAX_ERROR_IN_DEF, 4, r"syntax", id="syntax-error-line-in-def"),
+        pytest.param("odd.py", UNKNOWN_CODING, 1, r"unknown encoding.*no-such-codec", id="unknown-coding-cookie"),
+        pytest.param("nul.py", NULL_BYTE, None, r"parse", id="null-byte"),
+        pytest.param("old.py", PYTHON2, 3, r"syntax error", id="python2-syntax"),
+        # The message gives the reason for a parse error.
+        pytest.param("broken.py", SYNTAX_ERROR, None, r"expected|invalid syntax", id="syntax-error-reason"),
+        pytest.param("broken.py", PYTHON2_SINGLE_QUOTES, None, r"expected|print", id="python2-print-reason"),
+        pytest.param("broken.py", NULL_BYTE, None, r"null|\\0|\\x00", id="null-byte-reason"),
     ],
 )
-def test_parse_error_message_gives_the_reason(tmp_path: Path, source: bytes, reason: str) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "broken.py", source)
+def test_bad_file_is_one_jax000(tmp_path: Path, name: str, source: bytes, line: int | None, reason: str) -> None:
+    code, bad, buggy = check_next_to_buggy(tmp_path, name, source)
     assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, None, reason)
+    assert_one_jax000(bad, line, reason)
 
 
 def test_not_utf8(tmp_path: Path) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "binary.py", b"import jax\n\xff\xfe\x00\n# static_argnums\n")
+    code, bad, buggy = check_next_to_buggy(tmp_path, "binary.py", NOT_UTF8)
     assert_buggy_reported(code, buggy)
     message = assert_one_jax000(bad, 1, r"decode")
     assert "utf-8" in message.lower()
-
-
-def test_unknown_coding_cookie(tmp_path: Path) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "odd.py", b"# -*- coding: no-such-codec -*-\n# static_argnums\n")
-    assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, 1, r"unknown encoding.*no-such-codec")
-
-
-def test_null_byte(tmp_path: Path) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "nul.py", b"import jax\nx = 1\n\x00\n# static_argnums\n")
-    assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, None, r"parse")
-
-
-def test_python2_syntax(tmp_path: Path) -> None:
-    code, bad, buggy = check_next_to_buggy(tmp_path, "old.py", b'import jax\n# static_argnums\nprint "x"\n')
-    assert_buggy_reported(code, buggy)
-    assert_one_jax000(bad, 3, r"syntax error")
 
 
 def test_unreadable_file(tmp_path: Path) -> None:
@@ -175,7 +132,8 @@ def test_dangling_symlink(tmp_path: Path) -> None:
 
 def test_latin1_coding_cookie_is_decoded_and_checked(tmp_path: Path) -> None:
     source = b"# -*- coding: latin-1 -*-\n# caf\xe9 au lait\n" + BUGGY.encode()
-    code, found, _ = jaxcheck_json("latin.py", cwd=_write(tmp_path, "latin.py", source))
+    write(tmp_path, "latin.py", source)
+    code, found, _ = jaxcheck_json("latin.py", cwd=tmp_path)
     assert code == 1
     assert {finding[:4] for finding in found} == buggy_at("latin.py", line=BUG_LINE + 2)
 
@@ -203,14 +161,10 @@ def test_bom_and_line_endings_give_the_same_findings(tmp_path: Path, program: st
 
 def test_noqa_with_crlf(tmp_path: Path) -> None:
     source = BUGGY.replace("class Vehicle:", "class Vehicle:  # noqa: JAX101").replace("\n", "\r\n")
-    code, found, _ = jaxcheck_json("a.py", cwd=_write(tmp_path, "a.py", source.encode()))
+    write(tmp_path, "a.py", source.encode())
+    code, found, _ = jaxcheck_json("a.py", cwd=tmp_path)
     assert code == 1
     assert {finding[:4] for finding in found} == buggy_at("a.py", {"JAX102"})
-
-
-def _write(root: Path, name: str, data: bytes) -> Path:
-    (root / name).write_bytes(data)
-    return root
 
 
 # --- all of them in one run -----------------------------------------------------------------------------
@@ -218,10 +172,10 @@ def _write(root: Path, name: str, data: bytes) -> Path:
 
 def test_every_bad_file_in_one_run(tmp_path: Path) -> None:
     bad_files = {
-        "broken.py": (b"import jax\n\n\nx = = 1  # static_argnums\n", 4),
-        "binary.py": (b"import jax\n\xff\xfe\x00\n# static_argnums\n", 1),
-        "nul.py": (b"import jax\nx = 1\n\x00\n# static_argnums\n", None),
-        "old.py": (b'import jax\n# static_argnums\nprint "x"\n', 3),
+        "broken.py": (SYNTAX_ERROR, 4),
+        "binary.py": (NOT_UTF8, 1),
+        "nul.py": (NULL_BYTE, None),
+        "old.py": (PYTHON2, 3),
     }
     for name, (data, _) in bad_files.items():
         (tmp_path / name).write_bytes(data)

@@ -9,90 +9,24 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import jaxcheck
-
-# A plain class passed as a static argument: JAX101 and JAX102 at the `class` line.
-BUGGY = """\
-import jax
-
-
-class Vehicle:
-    def __init__(self, num_wheels):
-        self.num_wheels = num_wheels
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
-BUG_LINE, BUG_COLUMN, USE_LINE = 4, 1, 14
-
-# The fixed twin: a frozen dataclass is immutable and hashes by value.
-CLEAN = """\
-import dataclasses
-
-import jax
-
-
-@dataclasses.dataclass(frozen=True)
-class Vehicle:
-    num_wheels: int
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
-
-BOTH = {"JAX101", "JAX102"}
-TEXT_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>JAX\d{3}) (?P<message>.+)$")
-
-
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-def jaxcheck_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "jaxcheck", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=60,
-    )
-
-
-def text_findings(stdout: str) -> list[tuple[str, int, int, str, str]]:
-    """Parse text output; every non-empty line must be a finding line."""
-    found = []
-    for line in stdout.splitlines():
-        match = TEXT_LINE.match(line)
-        assert match, f"not a `path:line:col: CODE message` line: {line!r}"
-        found.append((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
-    return found
-
-
-def located(stdout: str) -> set[tuple[str, int, int, str]]:
-    return {finding[:4] for finding in text_findings(stdout)}
-
-
-def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
-    return {(path, line, column, code) for code in codes}
+from helpers import (
+    BOTH,
+    BUG_COLUMN,
+    BUG_LINE,
+    BUGGY,
+    CLEAN,
+    USE_LINE,
+    buggy_at,
+    jaxcheck_run,
+    located,
+    text_findings,
+    write,
+)
 
 
 @pytest.fixture

@@ -9,59 +9,12 @@ The last part unit-tests the .gitignore-style matcher behind `exclude` and
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from helpers import BOTH, BUGGY, buggy_at, jaxcheck_run, located, write
 from jaxcheck.pathmatch import matches_any
-
-BUGGY = """\
-import jax
-
-
-class Vehicle:
-    def __init__(self, num_wheels):
-        self.num_wheels = num_wheels
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
-BUG_LINE, BUG_COLUMN = 4, 1
-BOTH = {"JAX101", "JAX102"}
-TEXT_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>JAX\d{3}) (?P<message>.+)$")
-
-
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-def jaxcheck_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "jaxcheck", *args], capture_output=True, text=True, cwd=cwd, timeout=60
-    )
-
-
-def located(stdout: str) -> set[tuple[str, int, int, str]]:
-    found = set()
-    for line in stdout.splitlines():
-        match = TEXT_LINE.match(line)
-        assert match, f"not a finding line: {line!r}"
-        found.add((match["path"], int(match["line"]), int(match["column"]), match["code"]))
-    return found
-
-
-def buggy_at(path: str, codes=BOTH) -> set[tuple[str, int, int, str]]:
-    return {(path, BUG_LINE, BUG_COLUMN, code) for code in codes}
 
 
 def configure(root: Path, body: str) -> Path:

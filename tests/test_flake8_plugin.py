@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import textwrap
@@ -10,43 +9,7 @@ from pathlib import Path
 
 import pytest
 
-BUGGY = """\
-import jax
-
-
-class Vehicle:
-    def __init__(self, num_wheels):
-        self.num_wheels = num_wheels
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
-BUG_LINE, BUG_COLUMN = 4, 1
-BOTH = {"JAX101", "JAX102"}
-
-CLEAN = """\
-import dataclasses
-
-import jax
-
-
-@dataclasses.dataclass(frozen=True)
-class Vehicle:
-    num_wheels: int
-
-
-@jax.jit(static_argnums=0)
-def f(x):
-    return x.num_wheels
-
-
-f(Vehicle(2))
-"""
+from helpers import BUGGY, CLEAN, FLAKE8_LINE, buggy_at, flake8_run, jaxcheck_run, located, write
 
 # The class is indented, so its findings are at column 5: checks flake8's 0-based/1-based conversion.
 INDENTED = """\
@@ -80,41 +43,6 @@ def f(x):
     return x.num_wheels
 """
 
-FINDING_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>[A-Z]+\d+) (?P<message>.+)$")
-
-
-def write(root: Path, relative: str, text: str) -> Path:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
-
-
-def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, cwd=cwd, timeout=60)
-
-
-def flake8(*args: str, cwd: Path, select: str = "JAX") -> subprocess.CompletedProcess:
-    return run("flake8", "--select", select, *args, cwd=cwd)
-
-
-def jaxcheck(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return run("jaxcheck", "check", *args, cwd=cwd)
-
-
-def located(stdout: str) -> set[tuple[str, int, int, str]]:
-    found = set()
-    for line in stdout.splitlines():
-        match = FINDING_LINE.match(line)
-        assert match, f"not a finding line: {line!r}"
-        found.add((match["path"], int(match["line"]), int(match["column"]), match["code"]))
-    return found
-
-
-def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
-    return {(path, line, column, code) for code in codes}
-
-
 def no_crash(completed: subprocess.CompletedProcess) -> None:
     assert "Traceback" not in completed.stderr, completed.stderr
     assert "PluginExecutionFailed" not in completed.stderr + completed.stdout
@@ -125,8 +53,8 @@ def no_crash(completed: subprocess.CompletedProcess) -> None:
 
 def test_buggy_file_same_lines_as_cli(tmp_path: Path) -> None:
     write(tmp_path, "a.py", BUGGY)
-    by_flake8 = flake8("a.py", cwd=tmp_path)
-    by_cli = jaxcheck("a.py", cwd=tmp_path)
+    by_flake8 = flake8_run("a.py", cwd=tmp_path)
+    by_cli = jaxcheck_run("check", "a.py", cwd=tmp_path)
     no_crash(by_flake8)
     assert by_flake8.returncode == 1
     assert by_cli.returncode == 1
@@ -141,8 +69,8 @@ def test_folder_same_lines_as_cli(tmp_path: Path) -> None:
     write(tmp_path, "proj/sub/__init__.py", "")
     write(tmp_path, "proj/sub/indented.py", INDENTED)
     write(tmp_path, "proj/sub/b.py", BUGGY.replace("Vehicle", "Bike"))
-    by_flake8 = flake8("proj", cwd=tmp_path)
-    by_cli = jaxcheck("proj", cwd=tmp_path)
+    by_flake8 = flake8_run("proj", cwd=tmp_path)
+    by_cli = jaxcheck_run("check", "proj", cwd=tmp_path)
     no_crash(by_flake8)
     assert by_flake8.returncode == by_cli.returncode == 1
     assert located(by_flake8.stdout) == (
@@ -168,8 +96,8 @@ def test_config_select_exclude_and_per_file_ignores_same_as_cli(tmp_path: Path) 
     )
     for relative in ("a.py", "tests/t.py", "generated/g.py", "m_pb2.py"):
         write(tmp_path, relative, BUGGY)
-    by_flake8 = flake8(".", cwd=tmp_path)
-    by_cli = jaxcheck(".", cwd=tmp_path)
+    by_flake8 = flake8_run(".", cwd=tmp_path)
+    by_cli = jaxcheck_run("check", ".", cwd=tmp_path)
     no_crash(by_flake8)
     assert located(by_flake8.stdout) == buggy_at("./a.py") | buggy_at("./tests/t.py", {"JAX102"})
     assert sorted(by_flake8.stdout.splitlines()) == sorted(by_cli.stdout.splitlines())
@@ -179,8 +107,8 @@ def test_reinclude_below_excluded_folder_same_as_cli(tmp_path: Path) -> None:
     write(tmp_path, "pyproject.toml", '[tool.jaxcheck]\nexclude = ["generated/", "!generated/keep.py"]\n')
     write(tmp_path, "a.py", BUGGY)
     write(tmp_path, "generated/keep.py", BUGGY)
-    by_flake8 = flake8(".", cwd=tmp_path)
-    by_cli = jaxcheck(".", cwd=tmp_path)
+    by_flake8 = flake8_run(".", cwd=tmp_path)
+    by_cli = jaxcheck_run("check", ".", cwd=tmp_path)
     assert sorted(by_flake8.stdout.splitlines()) == sorted(by_cli.stdout.splitlines())
     # As in .gitignore, a file cannot be re-included when its folder is excluded.
     assert located(by_flake8.stdout) == buggy_at("./a.py")
@@ -191,19 +119,19 @@ def test_reinclude_below_excluded_folder_same_as_cli(tmp_path: Path) -> None:
 
 def test_noqa_honoured_by_flake8_and_disable_noqa_shows_it(tmp_path: Path) -> None:
     write(tmp_path, "a.py", BUGGY.replace("class Vehicle:", "class Vehicle:  # noqa: JAX101"))
-    honoured = flake8("a.py", cwd=tmp_path)
+    honoured = flake8_run("a.py", cwd=tmp_path)
     no_crash(honoured)
     assert honoured.returncode == 1
     assert located(honoured.stdout) == buggy_at("a.py", {"JAX102"})
-    assert honoured.stdout.splitlines() == jaxcheck("a.py", cwd=tmp_path).stdout.splitlines()
-    disabled = flake8("--disable-noqa", "a.py", cwd=tmp_path)
+    assert honoured.stdout.splitlines() == jaxcheck_run("check", "a.py", cwd=tmp_path).stdout.splitlines()
+    disabled = flake8_run("--disable-noqa", "a.py", cwd=tmp_path)
     assert disabled.returncode == 1
     assert located(disabled.stdout) == buggy_at("a.py")
 
 
 def test_bare_noqa_silences_flake8(tmp_path: Path) -> None:
     write(tmp_path, "a.py", BUGGY.replace("class Vehicle:", "class Vehicle:  # noqa"))
-    completed = flake8("a.py", cwd=tmp_path)
+    completed = flake8_run("a.py", cwd=tmp_path)
     assert completed.returncode == 0, completed.stdout
     assert completed.stdout == ""
 
@@ -213,7 +141,7 @@ def test_bare_noqa_silences_flake8(tmp_path: Path) -> None:
 
 def test_file_without_static_arg_text_yields_nothing(tmp_path: Path) -> None:
     write(tmp_path, "plain.py", NO_STATIC)
-    completed = flake8("plain.py", cwd=tmp_path)
+    completed = flake8_run("plain.py", cwd=tmp_path)
     no_crash(completed)
     assert completed.returncode == 0
     assert completed.stdout == ""
@@ -223,10 +151,10 @@ def test_syntax_error_does_not_crash_flake8(tmp_path: Path) -> None:
     write(tmp_path, "broken.py", "import jax\n\n\n@jax.jit(static_argnums=0\ndef f(x):\n    return x\n")
     write(tmp_path, "py2.py", 'import jax\n# static_argnums\nprint "x"\n')
     write(tmp_path, "a.py", BUGGY)
-    completed = flake8("a.py", "broken.py", "py2.py", cwd=tmp_path, select="JAX,E999")
+    completed = flake8_run("a.py", "broken.py", "py2.py", cwd=tmp_path, select="JAX,E999")
     no_crash(completed)
     assert completed.returncode == 1
-    found = located(completed.stdout)
+    found = located(completed.stdout, FLAKE8_LINE)
     assert {(path, code) for path, _, _, code in found} == {
         ("a.py", "JAX101"),
         ("a.py", "JAX102"),
@@ -249,7 +177,7 @@ def test_bad_config_is_a_jax000_line_not_a_crash(tmp_path: Path, config: str, pr
     pyproject = write(tmp_path, "pyproject.toml", config)
     write(tmp_path, "a.py", BUGGY)
     write(tmp_path, "plain.py", NO_STATIC)  # pre-filtered: no config read, no finding
-    completed = flake8(".", cwd=tmp_path)
+    completed = flake8_run(".", cwd=tmp_path)
     no_crash(completed)
     assert completed.returncode == 1
     lines = completed.stdout.splitlines()
@@ -271,26 +199,21 @@ print(len(results), "libcst" in sys.modules)
 """
 
 
-def test_prefilter_does_not_import_libcst(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "lines, expected",
+    [
+        pytest.param(["x = 1\n"], ["0", "False"], id="does-not-import-libcst"),
+        # The control: the probe can fail, as a file that passes the pre-filter is parsed with LibCST.
+        pytest.param(BUGGY.splitlines(keepends=True), ["2", "True"], id="control-a-static-file-does-import-libcst"),
+    ],
+)
+def test_prefilter(tmp_path: Path, lines: list[str], expected: list[str]) -> None:
     completed = subprocess.run(
-        [sys.executable, "-c", PREFILTER_PROBE.format(lines=["x = 1\n"])],
+        [sys.executable, "-c", PREFILTER_PROBE.format(lines=lines)],
         capture_output=True,
         text=True,
         cwd=tmp_path,
         timeout=60,
     )
     assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["0", "False"]
-
-
-def test_prefilter_control_a_static_file_does_import_libcst(tmp_path: Path) -> None:
-    """The probe above can fail: a file that passes the pre-filter is parsed with LibCST."""
-    completed = subprocess.run(
-        [sys.executable, "-c", PREFILTER_PROBE.format(lines=BUGGY.splitlines(keepends=True))],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=60,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["2", "True"]
+    assert completed.stdout.split() == expected

@@ -12,41 +12,28 @@ import textwrap
 
 import pytest
 
-from jaxcheck.config import Config
-from jaxcheck.engine import check_source
-
-
-def codes_at(src: str) -> set[tuple[int, str]]:
-    """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
-    findings, failed = check_source(textwrap.dedent(src), "demo.py", Config(root="."))
-    assert not failed, findings
-    return {(finding.line, finding.code) for finding in findings}
-
-
-def line_of(src: str, needle: str) -> int:
-    lines = textwrap.dedent(src).splitlines()
-    matches = [number for number, line in enumerate(lines, start=1) if needle in line]
-    assert matches, f"{needle!r} not in source"
-    return matches[0]
+from helpers import codes_at, line_of
 
 
 # Immutable, value-hashed classes.
 
 @pytest.mark.parametrize(
-    "imports, decorator",
+    "imports, decorator, bases",
     [
-        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True)", id="dataclass"),
-        pytest.param("import dataclasses", "@dataclasses.dataclass(frozen=True)", id="dataclasses.dataclass"),
-        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True, eq=True)", id="eq-true"),
+        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True)", "", id="dataclass"),
+        pytest.param("import dataclasses", "@dataclasses.dataclass(frozen=True)", "", id="dataclasses.dataclass"),
+        pytest.param("from dataclasses import dataclass", "@dataclass(frozen=True, eq=True)", "", id="eq-true"),
+        pytest.param("from typing import NamedTuple", "", "(NamedTuple)", id="NamedTuple-from-typing"),
+        pytest.param("import typing", "", "(typing.NamedTuple)", id="typing.NamedTuple"),
     ],
 )
-def test_frozen_dataclass(imports, decorator):
+def test_frozen_dataclass_or_typing_namedtuple(imports, decorator, bases):
     src = f"""
         import jax
         {imports}
 
         {decorator}
-        class Config:
+        class Config{bases}:
             num_wheels: int
             name: str = "car"
 
@@ -57,31 +44,6 @@ def test_frozen_dataclass(imports, decorator):
         cfg = Config(2)
         f(cfg, 1.0)
         f(Config(4), 1.0)
-    """
-    assert codes_at(src) == set()
-
-
-@pytest.mark.parametrize(
-    "imports, base",
-    [
-        pytest.param("from typing import NamedTuple", "NamedTuple", id="from-typing"),
-        pytest.param("import typing", "typing.NamedTuple", id="typing.NamedTuple"),
-    ],
-)
-def test_typing_namedtuple(imports, base):
-    src = f"""
-        import jax
-        {imports}
-
-        class Config({base}):
-            num_wheels: int
-            name: str = "car"
-
-        @jax.jit(static_argnums=0)
-        def f(cfg: Config, x):
-            return x * cfg.num_wheels
-
-        f(Config(2), 1.0)
     """
     assert codes_at(src) == set()
 
@@ -156,11 +118,23 @@ def test_enum(imports, base):
 
 # Primitives, tuples and functions.
 
-@pytest.mark.parametrize(
-    "value",
-    ["2", "-1", "1.5", "1j", "'wheels'", "b'raw'", "True", "None", "()", "(1, 'a', None, 2.0)", "((1, 2), ('a',))"],
-)
-def test_primitive_or_tuple_static_argument(value):
+PRIMITIVES_AND_TUPLES = [
+    "2", "-1", "1.5", "1j", "'wheels'", "b'raw'", "True", "None", "()", "(1, 'a', None, 2.0)", "((1, 2), ('a',))"
+]
+# Hashable containers: the JAX106 negatives.
+HASHABLE_CONTAINERS = [
+    "frozenset({1, 2})",
+    "frozenset([1, 2])",
+    "frozenset()",
+    "(1, 2)",
+    "tuple([1, 2])",
+    "'abc'",
+    "('a', ('b', 'c'))",
+]
+
+
+@pytest.mark.parametrize("value", PRIMITIVES_AND_TUPLES + HASHABLE_CONTAINERS)
+def test_hashable_value_at_a_static_position(value):
     src = f"""
         import jax
 
@@ -170,6 +144,7 @@ def test_primitive_or_tuple_static_argument(value):
 
         f(1.0, {value})
         f(1.0, s={value})
+        f(x=1.0, s={value})
     """
     assert codes_at(src) == set()
 
@@ -211,60 +186,67 @@ def test_module_level_function_passed_static():
 
 # Plain classes that are static-safe.
 
+# A plain class `Config` with value equality and hash (each test gives its other
+# methods) that reaches static argument 0 of a jitted `f` reading `cfg.<read>`,
+# by the annotation and by the constructor in `calls`.
+VALUE_HASHED_CONFIG = """\
+import jax
+
+class Config:
+{methods}
+    def __eq__(self, other):
+        return type(other) is type(self) and other.num_wheels == self.num_wheels
+
+    def __hash__(self):
+        return hash((type(self), self.num_wheels))
+
+@jax.jit(static_argnums=0)
+def f(cfg: Config, x):
+    return x * cfg.{read}
+
+{calls}
+"""
+
+
+def value_hashed_config(methods: str, read: str = "num_wheels", calls: str = "f(Config(2), 1.0)") -> str:
+    return VALUE_HASHED_CONFIG.format(
+        methods=textwrap.indent(textwrap.dedent(methods).strip("\n") + "\n", "    "),
+        read=read,
+        calls=textwrap.dedent(calls).strip("\n"),
+    )
+
+
 def test_plain_class_blocking_setattr_with_value_hash():
-    src = """
-        import jax
+    src = value_hashed_config(
+        """
+        def __init__(self, num_wheels):
+            object.__setattr__(self, "num_wheels", num_wheels)
 
-        class Config:
-            def __init__(self, num_wheels):
-                object.__setattr__(self, "num_wheels", num_wheels)
+        def __setattr__(self, name, value):
+            raise AttributeError("Config is immutable")
 
-            def __setattr__(self, name, value):
-                raise AttributeError("Config is immutable")
-
-            def __delattr__(self, name):
-                raise AttributeError("Config is immutable")
-
-            def __eq__(self, other):
-                return type(other) is type(self) and other.num_wheels == self.num_wheels
-
-            def __hash__(self):
-                return hash((type(self), self.num_wheels))
-
-        @jax.jit(static_argnums=0)
-        def f(cfg: Config, x):
-            return x * cfg.num_wheels
-
-        f(Config(2), 1.0)
-    """
+        def __delattr__(self, name):
+            raise AttributeError("Config is immutable")
+        """
+    )
     assert codes_at(src) == set()
 
 
 def test_setattr_that_does_not_block_is_still_mutable():
-    src = """
-        import jax
+    src = value_hashed_config(
+        """
+        def __init__(self, num_wheels):
+            self.num_wheels = num_wheels
 
-        class Config:
-            def __init__(self, num_wheels):
-                self.num_wheels = num_wheels
-
-            def __setattr__(self, name, value):
-                object.__setattr__(self, name, value)
-
-            def __eq__(self, other):
-                return type(other) is type(self) and other.num_wheels == self.num_wheels
-
-            def __hash__(self):
-                return hash((type(self), self.num_wheels))
-
-        @jax.jit(static_argnums=0)
-        def f(cfg: Config, x):
-            return x * cfg.num_wheels
-
+        def __setattr__(self, name, value):
+            object.__setattr__(self, name, value)
+        """,
+        calls="""
         cfg = Config(2)
         f(cfg, 1.0)
         cfg.num_wheels = 4
-    """
+        """,
+    )
     assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
 
 
@@ -390,33 +372,7 @@ def test_stateless_class_is_identity_hashed_but_not_mutable_static():
     assert codes_at(src) == {(line_of(src, "class Doubler"), "JAX102")}
 
 
-# JAX106 negatives.
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        "frozenset({1, 2})",
-        "frozenset([1, 2])",
-        "frozenset()",
-        "(1, 2)",
-        "tuple([1, 2])",
-        "'abc'",
-        "('a', ('b', 'c'))",
-    ],
-)
-def test_hashable_container_at_a_static_position(value):
-    src = f"""
-        import jax
-
-        @jax.jit(static_argnums=1)
-        def f(x, s):
-            return x
-
-        f(1.0, {value})
-        f(x=1.0, s={value})
-    """
-    assert codes_at(src) == set()
-
+# JAX106 negatives (hashable containers at a static position: test_hashable_value_at_a_static_position).
 
 @pytest.mark.parametrize("value", ["[1, 2]", "{'a': 1}", "{1, 2}", "[i for i in range(3)]", "np.zeros(3)"])
 def test_unhashable_value_at_a_non_static_position(value):
@@ -452,8 +408,28 @@ def test_unhashable_value_at_a_static_position_is_flagged_at_the_argument():
 
 # Mutation only during construction.
 
-def test_unsafe_hash_dataclass_mutated_only_during_construction():
-    src = """
+@pytest.mark.parametrize(
+    "post_init_call, method, method_body, reported_at",
+    [
+        pytest.param(
+            "self._setup()",
+            "_setup",
+            "self.extra = self.total + 1",
+            "class Config",
+            id="mutated-only-during-construction",
+        ),
+        # The contrast: a method outside construction is reported at its assignment.
+        pytest.param(
+            "",
+            "grow",
+            "self.total = self.total + 1",
+            "self.total = self.total + 1",
+            id="setter-after-construction-reported-at-its-assignment",
+        ),
+    ],
+)
+def test_unsafe_hash_dataclass_mutated_in_a_method(post_init_call, method, method_body, reported_at):
+    src = f"""
         import jax
         from dataclasses import dataclass
 
@@ -464,10 +440,10 @@ def test_unsafe_hash_dataclass_mutated_only_during_construction():
 
             def __post_init__(self):
                 self.total = 2 * self.num_wheels
-                self._setup()
+                {post_init_call}
 
-            def _setup(self):
-                self.extra = self.total + 1
+            def {method}(self):
+                {method_body}
 
         @jax.jit(static_argnums=0)
         def f(cfg: Config, x):
@@ -475,57 +451,19 @@ def test_unsafe_hash_dataclass_mutated_only_during_construction():
 
         f(Config(2), 1.0)
     """
-    assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
+    assert codes_at(src) == {(line_of(src, reported_at), "JAX101")}
 
 
 def test_plain_value_hashed_class_mutated_only_in_init_and_its_helper():
-    src = """
-        import jax
+    src = value_hashed_config(
+        """
+        def __init__(self, num_wheels):
+            self.num_wheels = num_wheels
+            self._derive()
 
-        class Config:
-            def __init__(self, num_wheels):
-                self.num_wheels = num_wheels
-                self._derive()
-
-            def _derive(self):
-                self.total = 2 * self.num_wheels
-
-            def __eq__(self, other):
-                return type(other) is type(self) and other.num_wheels == self.num_wheels
-
-            def __hash__(self):
-                return hash((type(self), self.num_wheels))
-
-        @jax.jit(static_argnums=0)
-        def f(cfg: Config, x):
-            return x * cfg.total
-
-        f(Config(2), 1.0)
-    """
+        def _derive(self):
+            self.total = 2 * self.num_wheels
+        """,
+        read="total",
+    )
     assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
-
-
-def test_setter_called_after_construction_is_reported_at_its_assignment():
-    # The contrast to the two tests above: a method outside construction.
-    src = """
-        import jax
-        from dataclasses import dataclass
-
-        @dataclass(unsafe_hash=True)
-        class Config:
-            num_wheels: int
-            total: int = 0
-
-            def __post_init__(self):
-                self.total = 2 * self.num_wheels
-
-            def grow(self):
-                self.total = self.total + 1
-
-        @jax.jit(static_argnums=0)
-        def f(cfg: Config, x):
-            return x * cfg.total
-
-        f(Config(2), 1.0)
-    """
-    assert codes_at(src) == {(line_of(src, "self.total = self.total + 1"), "JAX101")}

@@ -13,23 +13,9 @@ import textwrap
 
 import pytest
 
+from helpers import codes_at, line_of
 from jaxcheck.config import Config
 from jaxcheck.engine import check_source
-
-
-def codes_at(src: str) -> set[tuple[int, str]]:
-    """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
-    findings, failed = check_source(textwrap.dedent(src), "demo.py", Config(root="."))
-    assert not failed, findings
-    return {(finding.line, finding.code) for finding in findings}
-
-
-def line_of(src: str, needle: str) -> int:
-    """The 1-based line of the first line of `src` (dedented) containing `needle`."""
-    lines = textwrap.dedent(src).splitlines()
-    matches = [number for number, line in enumerate(lines, start=1) if needle in line]
-    assert matches, f"{needle!r} not in source"
-    return matches[0]
 
 
 def vehicle_static(src: str) -> set[tuple[int, str]]:
@@ -270,8 +256,16 @@ def test_static_self_with_a_setter_reports_the_assignment():
     }
 
 
-def test_method_static_argument_after_self_at_a_call_site():
-    src = """
+@pytest.mark.parametrize(
+    "params, returned, args, expected_static",
+    [
+        pytest.param("self, v, x", "x * v.num_wheels", "Vehicle(2), 1.0", True, id="static-argument-after-self"),
+        # argnum 1 of `drive` is `n`; the Vehicle here is `v` (argnum 2): not static.
+        pytest.param("self, n, v", "n * v", "3, Vehicle(2)", False, id="value-at-a-non-static-position-after-self"),
+    ],
+)
+def test_method_argnums_count_self_at_a_call_site(params, returned, args, expected_static):
+    src = f"""
         from functools import partial
         import jax
 
@@ -281,34 +275,13 @@ def test_method_static_argument_after_self_at_a_call_site():
 
         class Road:
             @partial(jax.jit, static_argnums=1)
-            def drive(self, v, x):
-                return x * v.num_wheels
+            def drive({params}):
+                return {returned}
 
         road = Road()
-        road.drive(Vehicle(2), 1.0)
+        road.drive({args})
     """
-    assert codes_at(src) == vehicle_static(src)
-
-
-def test_method_value_at_a_non_static_position_after_self_is_not_static():
-    # argnum 1 of `drive` is `v`; the Vehicle here is `x` (argnum 2): not static.
-    src = """
-        from functools import partial
-        import jax
-
-        class Vehicle:
-            def __init__(self, num_wheels):
-                self.num_wheels = num_wheels
-
-        class Road:
-            @partial(jax.jit, static_argnums=1)
-            def drive(self, n, v):
-                return n * v
-
-        road = Road()
-        road.drive(3, Vehicle(2))
-    """
-    assert codes_at(src) == set()
+    assert codes_at(src) == (vehicle_static(src) if expected_static else set())
 
 
 @pytest.mark.parametrize(

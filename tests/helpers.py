@@ -1,0 +1,136 @@
+"""What the test files share: the sample programs, and helpers that run jaxcheck.
+
+Imported as `from helpers import ...`: pytest puts this folder (which has no
+__init__.py) on sys.path for the test modules in it. Plain functions and
+constants only; fixtures stay in the test files that use them.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from jaxcheck.config import Config
+from jaxcheck.engine import check_source
+
+# --- sample programs ------------------------------------------------------------------------
+
+# A plain class passed as a static argument: JAX101 and JAX102 at the `class` line.
+BUGGY = """\
+import jax
+
+
+class Vehicle:
+    def __init__(self, num_wheels):
+        self.num_wheels = num_wheels
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+# Where BUGGY's findings are (the `class` line), and the line of its static use.
+BUG_LINE, BUG_COLUMN, USE_LINE = 4, 1, 14
+BOTH = {"JAX101", "JAX102"}
+
+# The fixed twin: a frozen dataclass is immutable and hashes by value.
+CLEAN = """\
+import dataclasses
+
+import jax
+
+
+@dataclasses.dataclass(frozen=True)
+class Vehicle:
+    num_wheels: int
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+
+
+def buggy_at(path: str, codes=BOTH, line: int = BUG_LINE, column: int = BUG_COLUMN) -> set[tuple[str, int, int, str]]:
+    """The located findings of BUGGY written at `path`: (path, line, column, code) for each of `codes`."""
+    return {(path, line, column, code) for code in codes}
+
+
+# --- running jaxcheck and flake8 as a user does -----------------------------------------------
+
+# A finding line of `jaxcheck check` in text format...
+TEXT_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>JAX\d{3}) (?P<message>.+)$")
+# ... and of flake8, whose own codes (E999) may stand next to jaxcheck's.
+FLAKE8_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<column>\d+): (?P<code>[A-Z]+\d+) (?P<message>.+)$")
+
+
+def write(root: Path, relative: str, content: str | bytes) -> Path:
+    """Write `content` (text, or bytes as they are) at root/relative, making folders; return its path."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+def run_module(module: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`python -m module args...` in `cwd`, with this test run's interpreter."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=60,
+    )
+
+
+def jaxcheck_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return run_module("jaxcheck", *args, cwd=cwd)
+
+
+def flake8_run(*args: str, cwd: Path, select: str = "JAX") -> subprocess.CompletedProcess:
+    return run_module("flake8", "--select", select, *args, cwd=cwd)
+
+
+def text_findings(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> list[tuple[str, int, int, str, str]]:
+    """Parse text output; every non-empty line must be a finding line."""
+    found = []
+    for line in stdout.splitlines():
+        match = pattern.match(line)
+        assert match, f"not a `path:line:col: CODE message` line: {line!r}"
+        found.append((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+    return found
+
+
+def located(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> set[tuple[str, int, int, str]]:
+    """The (path, line, column, code) of every finding line; any other line fails the test."""
+    return {finding[:4] for finding in text_findings(stdout, pattern)}
+
+
+# --- linting in-process -----------------------------------------------------------------------
+
+
+def codes_at(src: str) -> set[tuple[int, str]]:
+    """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
+    findings, failed = check_source(textwrap.dedent(src), "demo.py", Config(root="."))
+    assert not failed, findings
+    return {(finding.line, finding.code) for finding in findings}
+
+
+def line_of(src: str, needle: str) -> int:
+    """The 1-based line of the first line of `src` (dedented) containing `needle`."""
+    lines = textwrap.dedent(src).splitlines()
+    matches = [number for number, line in enumerate(lines, start=1) if needle in line]
+    assert matches, f"{needle!r} not in source"
+    return matches[0]
