@@ -11,6 +11,8 @@ from jaxcheck.static_uses import StaticUse, find_static_uses
 
 
 class Analysis:
+    """The index plus the static uses and class judgements the rules share."""
+
     def __init__(self, index: Index) -> None:
         self.index = index
 

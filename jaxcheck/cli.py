@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--no-cache", action="store_true", help="do not read or write the on-disk cache")
+    check.add_argument("--no-cache", action="store_true", help="do not use the on-disk cache (accepted; this version keeps no cache yet)")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")

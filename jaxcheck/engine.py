@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 import traceback
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -23,7 +25,8 @@ from jaxcheck.project import module_name
 from jaxcheck.rules import BAD_INPUT, RULES
 from jaxcheck.source import SourceError, read_source
 
-_LINE_BREAK = re.compile(r"\r\n?|\n")
+_LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
+_RECURSION_LIMIT = 20_000
 # Below this many files a process pool costs more than it saves.
 _MIN_FILES_PER_WORKER = 8
 
@@ -48,7 +51,8 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
         if findings:
             findings = [] if for_flake8 else findings
         elif may_have_findings(text):
-            findings = _raw_findings(text, path)
+            with _deep_recursion():
+                findings = _raw_findings(text, path)
     except RecursionError:
         findings = [Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")]
     except Exception as error:  # a bug of ours must not cost the user the run
@@ -65,6 +69,21 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
             )
         ]
     return _filtered(findings, text, path, config, not for_flake8), failed
+
+
+@contextmanager
+def _deep_recursion():
+    """LibCST and the extractor recurse once or twice per nesting level: a long
+    `a + b + ...` chain that Python accepts needs more than the default 1000
+    frames. From Python 3.11 on, Python-to-Python calls do not use the C stack,
+    so a higher limit is safe there."""
+    old = sys.getrecursionlimit()
+    if sys.version_info >= (3, 11):
+        sys.setrecursionlimit(max(old, _RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 def _raw_findings(text: str, path: str) -> list[Finding]:
@@ -92,6 +111,8 @@ def _syntax_errors(text: str, path: str) -> list[Finding]:
         return [Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")]
     except (ValueError, MemoryError) as error:
         return [Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")]
+    except RecursionError:
+        return [Finding(path, 1, 1, BAD_INPUT, "cannot parse: the code nests too deeply for Python's own parser")]
     return []
 
 

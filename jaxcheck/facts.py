@@ -87,6 +87,19 @@ class FunctionFacts:
                 return use
         return None
 
+    @property
+    def positional(self) -> list[str]:
+        """The names of the parameters a call can fill by position, in order."""
+        return [parameter.name for parameter in self.parameters if parameter.kind == "positional"]
+
+    @property
+    def is_instance_method(self) -> bool:
+        """Defined in a class body, and not a staticmethod or classmethod: `self` comes first."""
+        if not self.class_qualname or not self.parameters:
+            return False
+        decorators = {decorator.ref for decorator in self.decorators}
+        return not decorators & {"builtins.staticmethod", "builtins.classmethod"}
+
 
 @dataclass(frozen=True)
 class Binding:

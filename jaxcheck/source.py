@@ -11,6 +11,7 @@ class SourceError(Exception):
 
 
 def decode_source(data: bytes) -> str:
+    """Bytes to text by the BOM or PEP 263 coding cookie (UTF-8 otherwise), line endings kept."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
@@ -22,6 +23,7 @@ def decode_source(data: bytes) -> str:
 
 
 def read_source(path: str) -> str:
+    """The decoded text of a file; `SourceError` says why when it cannot be had."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -51,7 +51,6 @@ class Dataclass:
     frozen: bool
     eq: bool
     unsafe_hash: bool
-    location: f.Location
 
 
 @dataclass(frozen=True)
@@ -63,10 +62,13 @@ class Traits:
     hashing: str  # VALUE, IDENTITY, UNHASHABLE or SINGLETON
     hashing_because: str
     hashing_location: f.Location | None  # the member at fault, when one is
+    compares_by_value: bool  # `__eq__` is its own, a dataclass's or a value base's
     has_state: bool  # it has fields or instance attributes to read
 
 
 class StaticSafety:
+    """Judges project classes on demand, each once, bases before subclasses."""
+
     def __init__(self, index: Index) -> None:
         self.index = index
         self._traits: dict[str, Traits | None] = {}
@@ -88,7 +90,7 @@ class StaticSafety:
                     return None
             elif decorator.ref not in _NEUTRAL_DECORATORS:
                 return None
-        if any(key == "metaclass" and ref not in _NEUTRAL_METACLASSES for key, ref in cls.keywords):
+        if any(key != "metaclass" or ref not in _NEUTRAL_METACLASSES for key, ref in cls.keywords):
             return None
         bases: list[Traits] = []
         singleton = value_base = unhashable_base = False
@@ -110,7 +112,7 @@ class StaticSafety:
                 return None
         has_state = self._has_state(cls) or any(base.has_state for base in bases)
         if singleton or any(base.hashing == SINGLETON for base in bases):
-            return Traits(False, "", SINGLETON, "an Enum", None, has_state)
+            return Traits(False, "", SINGLETON, "an Enum", None, True, has_state)
         mutable, mutable_because = self._mutability(cls, dataclass_, bases, value_base)
         hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
         return Traits(mutable, mutable_because, *hashing, has_state)
@@ -130,32 +132,51 @@ class StaticSafety:
         return True, "a plain class that does not block `__setattr__`"
 
     def _hashing(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool, unhashable_base: bool):
+        """(hashing, why, member at fault, compares by value), as Python and `dataclass` decide them."""
+        eq_method = self.index.method(cls.qualname, "__eq__")
+        by_value = (
+            eq_method is not None
+            or (dataclass_ is not None and dataclass_.eq)
+            or value_base
+            or any(base.compares_by_value for base in bases)
+        )
+        hashing, because, location = self._hash_kind(cls, dataclass_, eq_method, bases, value_base, unhashable_base)
+        if hashing == VALUE and not by_value:
+            hash_method = self.index.find_method(cls.qualname, "__hash__")
+            return (
+                IDENTITY,
+                "it defines `__hash__` but no `__eq__`, so equal instances still compare by identity",
+                hash_method.location if hash_method is not None else None,
+                by_value,
+            )
+        return hashing, because, location, by_value
+
+    def _hash_kind(self, cls: f.ClassFacts, dataclass_, eq_method, bases, value_base: bool, unhashable_base: bool):
         for attribute in cls.attributes:
             if attribute.name == "__hash__" and attribute.value is not None:
                 if attribute.value.kind == f.CONSTANT and attribute.value.literal is None:
                     return UNHASHABLE, "it sets `__hash__ = None`", attribute.location
+                if attribute.value.ref in _IDENTITY_HASHES:
+                    return IDENTITY, "its `__hash__` is `object.__hash__`, the object's identity", attribute.location
                 return VALUE, "", None
         hash_method = self.index.method(cls.qualname, "__hash__")
-        eq_method = self.index.method(cls.qualname, "__eq__")
-        if hash_method is not None and hash_method.returns and all(
+        defers = hash_method is not None and bool(hash_method.returns) and all(
             value.ref == "builtins.super().__hash__" for value in hash_method.returns
-        ):
-            hash_method = None  # it defers to the bases
-        if hash_method is not None:
+        )
+        if hash_method is not None and not defers:
             if any(_is_identity_hash(value) for value in hash_method.returns):
                 return IDENTITY, "its `__hash__` returns the object's identity", hash_method.location
             return VALUE, "", None
-        if eq_method is not None:
-            return UNHASHABLE, "it defines `__eq__` without `__hash__`, so Python sets `__hash__` to None", eq_method.location
-        if dataclass_ is not None:
-            if dataclass_.unsafe_hash or (dataclass_.eq and dataclass_.frozen):
-                return VALUE, "", None
-            if dataclass_.eq:
-                return (
-                    UNHASHABLE,
-                    "a `@dataclass` with `eq=True` and without `frozen=True` has `__hash__` set to None",
-                    None,
-                )
+        if not defers:
+            # A `__hash__` in the body, even one deferring to `super()`, stops
+            # both `dataclass` and Python from setting it to None.
+            if dataclass_ is not None:
+                if dataclass_.unsafe_hash or (dataclass_.eq and dataclass_.frozen):
+                    return VALUE, "", None
+                if dataclass_.eq:
+                    return UNHASHABLE, "a `@dataclass` with `eq=True` and without `frozen=True` has `__hash__` set to None", None
+            if eq_method is not None:
+                return UNHASHABLE, "it defines `__eq__` without `__hash__`, so Python sets `__hash__` to None", eq_method.location
         for base in bases:
             if base.hashing != IDENTITY or base.hashing_location is not None:
                 return base.hashing, base.hashing_because, None
@@ -163,6 +184,8 @@ class StaticSafety:
             return VALUE, "", None
         if unhashable_base:
             return UNHASHABLE, "it inherits from an unhashable built-in container", None
+        if defers:
+            return IDENTITY, "its `__hash__` defers to `object.__hash__`, the object's identity", hash_method.location
         if dataclass_ is not None and not dataclass_.eq:
             return IDENTITY, "`@dataclass(eq=False)` keeps `object`'s identity hash and equality", None
         return IDENTITY, "it defines neither `__hash__` nor `__eq__`", None
@@ -177,7 +200,7 @@ class StaticSafety:
             return True
         for method in cls.methods:
             function = self.index.functions[method]
-            if self.index.is_instance_method(function) and self.index.writes.get(
+            if function.is_instance_method and self.index.writes.get(
                 f"{method}:{function.parameters[0].name}"
             ):
                 return True
@@ -195,7 +218,7 @@ class StaticSafety:
             function = self.index.functions[method]
             if function.name in construction or function.name in _ATTRIBUTE_HOOKS:
                 continue
-            if not self.index.is_instance_method(function):
+            if not function.is_instance_method:
                 continue
             for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
                 sites.append((write, path, True))
@@ -223,7 +246,7 @@ class StaticSafety:
                 continue
             use = function.parameter_use(function.parameters[0].name)
             for attribute in use.attributes if use else ():
-                helper = self.index.method(qualname, attribute)
+                helper = self.index.find_method(qualname, attribute)
                 if helper is not None and attribute not in names:
                     names.add(attribute)
                     pending.append(helper.qualname)
@@ -231,14 +254,17 @@ class StaticSafety:
 
 
 def _dataclass_options(decorator: f.Value) -> Dataclass | None:
+    """The options that shape hashing and mutation; None when they are not literals."""
     options = {"frozen": False, "eq": True, "unsafe_hash": False}
     if decorator.kind == f.CALL:
         for key, value in decorator.keywords:
+            if key == "**":
+                return None
             if key in options:
                 if value.kind != f.CONSTANT or not isinstance(value.literal, bool):
                     return None
                 options[key] = value.literal
-    return Dataclass(location=decorator.location, **options)
+    return Dataclass(**options)
 
 
 def _is_identity_hash(value: f.Value) -> bool:

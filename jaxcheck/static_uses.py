@@ -15,6 +15,7 @@ from jaxcheck.index import Index
 from jaxcheck.transforms import StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE = "self", "annotation", "call"
+_ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
 
 
 @dataclass(frozen=True)
@@ -28,10 +29,10 @@ class StaticUse:
     spec: StaticSpec
     via: str  # SELF, ANNOTATION or CALL_SITE
     class_qualname: str = ""  # the project class whose instance is static, if known
-    value: f.Value | None = None  # the argument, for a call site
     reads: tuple[str, ...] = ()  # attributes the function reads on the value
     reads_opaque: bool = False  # the function also uses the value in ways not followed
     unhashable: str = ""  # "list", "dict", "set", "bytearray" or "array" for such a value
+    enclosing: str = ""  # the function the call site is in ("" at module level)
 
     @property
     def reads_state(self) -> bool:
@@ -40,6 +41,8 @@ class StaticUse:
 
 @dataclass(frozen=True)
 class _Target:
+    """A transformed function and its static positions, completed as JAX completes them."""
+
     function: f.FunctionFacts
     spec: StaticSpec
     argnums: tuple[int, ...]
@@ -47,6 +50,7 @@ class _Target:
 
 
 def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
+    """Every static use in the index: declared at the definitions, and at call sites."""
     uses: list[StaticUse] = []
     direct: dict[str, list[_Target]] = defaultdict(list)  # ref a call names -> targets
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
@@ -57,11 +61,11 @@ def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
                 continue
             target = _target(function, applied.spec)
             uses.extend(_declared_uses(index, target))
-            if index.is_instance_method(function):
+            if function.is_instance_method:
                 methods[function.name].append(target)
             else:
                 direct[function.qualname].append(target)
-    immediate: dict[f.Location, _Target] = {}
+    immediate: dict[int, _Target] = {}  # id of a `jit(fn, ...)` call Value -> its target
     for module in index.modules.values():
         for _, call in module.calls:
             applied = application(call)
@@ -72,20 +76,19 @@ def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
                 continue
             target = _target(function, applied.spec)
             uses.extend(_declared_uses(index, target))
-            immediate[call.location] = target
-            for binding in module.bindings:
-                if binding.value is call or binding.value == call:
-                    direct[binding.ref].append(target)
+            immediate[id(call)] = target
+            for name in index.bound_names(call):
+                direct[name].append(target)
     for module in index.modules.values():
-        for _, call in module.calls:
+        for enclosing, call in module.calls:
             for target, shift in _callees(index, call, direct, methods, immediate):
-                uses.extend(_call_site_uses(index, module.path, call, target, shift))
+                uses.extend(_call_site_uses(index, module.path, enclosing, call, target, shift))
     return tuple(uses)
 
 
 def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
     """Complete argnums from argnames and back, as JAX does from the signature."""
-    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    positional = function.positional
     argnums, argnames = spec.argnums, spec.argnames
     if argnums and not argnames:
         argnames = tuple(positional[i] for i in argnums if 0 <= i < len(positional))
@@ -96,9 +99,9 @@ def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
 
 def _static_parameters(target: _Target) -> list[str]:
     function = target.function
-    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    positional = function.positional
     has_vararg = any(p.kind == "vararg" for p in function.parameters)
-    names = list(target.argnames)
+    names = [name for name in target.argnames if any(p.name == name for p in function.parameters)]
     for number in target.argnums:
         if number < 0 and not has_vararg:
             number += len(positional)
@@ -117,8 +120,8 @@ def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: 
         pending, seen = list(use.attributes), set()
         while pending:
             name = pending.pop()
-            helper = index.method(self_class, name)
-            if name in seen or helper is None or not helper.parameters:
+            helper = index.find_method(self_class, name)
+            if name in seen or helper is None or not helper.is_instance_method:
                 continue
             seen.add(name)
             helper_use = helper.parameter_use(helper.parameters[0].name)
@@ -129,33 +132,46 @@ def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: 
     return tuple(sorted(attributes)), opaque
 
 
+def _judged_from_annotation(index: Index, qualname: str) -> bool:
+    """An annotation names the class of the value only for a concrete class
+    without project subclasses; a Protocol, an abstract base or a base class
+    says little of what is passed, so call sites are left to tell."""
+    cls = index.classes[qualname]
+    if set(cls.bases) & _ABSTRACT_BASES or index.subclasses.get(qualname):
+        return False
+    return not any(
+        decorator.ref in ("abc.abstractmethod", "abc.abstractproperty")
+        for method in cls.methods
+        for decorator in index.functions[method].decorators
+    )
+
+
 def _declared_uses(index: Index, target: _Target):
     """Static uses visible at the definition: `self`, and annotated parameters."""
     function = target.function
     path = index.path_of[function.qualname]
-    is_method = index.is_instance_method(function)
     for name in _static_parameters(target):
         parameter = next(p for p in function.parameters if p.name == name)
-        if is_method and parameter is function.parameters[0]:
+        if function.is_instance_method and parameter is function.parameters[0]:
             reads, opaque = _reads(index, function, name, function.class_qualname)
             yield StaticUse(
                 path, target.spec.location, function.qualname, name, target.spec, SELF,
-                function.class_qualname, None, reads, opaque,
+                function.class_qualname, reads, opaque,
             )
             continue
         for ref in parameter.annotation:
-            if ref in index.classes:
+            if ref in index.classes and _judged_from_annotation(index, ref):
                 reads, opaque = _reads(index, function, name)
                 yield StaticUse(
                     path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
-                    ref, None, reads, opaque,
+                    ref, reads, opaque,
                 )
 
 
 def _callees(index: Index, call: f.Value, direct, methods, immediate):
     """The transformed functions a call runs, with 1 when `self` is implicit."""
-    if call.func is not None and call.func.location in immediate:
-        yield immediate[call.func.location], 0
+    if call.func is not None and id(call.func) in immediate:
+        yield immediate[id(call.func)], 0
         return
     for target in direct.get(call.ref, ()):
         yield target, 0
@@ -167,9 +183,9 @@ def _callees(index: Index, call: f.Value, direct, methods, immediate):
                     yield target, 1
 
 
-def _call_site_uses(index: Index, path: str, call: f.Value, target: _Target, shift: int):
+def _call_site_uses(index: Index, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
     function = target.function
-    positional = [p.name for p in function.parameters if p.kind == "positional"]
+    positional = function.positional
     count = len(call.args) + shift
     arguments: list[tuple[str, f.Value]] = []
     for position, value in enumerate(call.args, start=shift):
@@ -182,11 +198,12 @@ def _call_site_uses(index: Index, path: str, call: f.Value, target: _Target, shi
         if key in target.argnames:
             arguments.append((key, value))
     for name, value in arguments:
-        reads, opaque = _reads(index, function, name) if name in positional or any(
-            p.name == name for p in function.parameters
-        ) else ((), True)
-        common = dict(path=path, location=value.location, function=function.qualname, parameter=name,
-                      spec=target.spec, via=CALL_SITE, value=value, reads=reads, reads_opaque=opaque)
+        known = any(p.name == name for p in function.parameters)
+        reads, opaque = _reads(index, function, name) if known else ((), True)
+        common = dict(
+            path=path, location=value.location, function=function.qualname, parameter=name,
+            spec=target.spec, via=CALL_SITE, reads=reads, reads_opaque=opaque, enclosing=enclosing,
+        )
         unhashable = index.unhashable_kind(value)
         if unhashable:
             yield StaticUse(unhashable=unhashable, **common)

@@ -50,9 +50,9 @@ def application(value: f.Value) -> Application | None:
     if value.kind != f.CALL:
         return None
     if value.ref in TRANSFORMS:
-        transform, keywords, args = TRANSFORMS[value.ref], value.keywords, value.args
+        transform, args = TRANSFORMS[value.ref], value.args
     elif value.ref in PARTIAL and value.args and value.args[0].ref in TRANSFORMS:
-        transform, keywords, args = TRANSFORMS[value.args[0].ref], value.keywords, value.args[1:]
+        transform, args = TRANSFORMS[value.args[0].ref], value.args[1:]
     elif value.func is not None and value.args:
         # `jit(static_argnums=0)(fn)` and `partial(jit, static_argnums=0)(fn)`
         inner = application(value.func)
@@ -61,27 +61,26 @@ def application(value: f.Value) -> Application | None:
         return Application(inner.spec, value.args[0])
     else:
         return None
-    spec = _static_spec(transform, keywords, value.location)
-    return Application(spec, args[0] if args else None)
+    return Application(_static_spec(transform, value), args[0] if args else None)
 
 
-def _static_spec(transform: Transform, keywords, location: f.Location) -> StaticSpec | None:
-    argnums: tuple[int, ...] = ()
-    argnames: tuple[str, ...] = ()
-    for key, given in keywords:
-        if key == "**":
+def _static_spec(transform: Transform, call: f.Value) -> StaticSpec | None:
+    """The literal static arguments of a call; None when they are not literals."""
+    if call.keyword("**") is not None:
+        return None
+    argnums: tuple = ()
+    given = call.keyword(transform.argnums)
+    if given is not None:
+        argnums = _literal_tuple(given)
+        if argnums is None or not all(isinstance(n, int) and not isinstance(n, bool) for n in argnums):
             return None
-        if key == transform.argnums:
-            numbers = _literal_tuple(given)
-            if numbers is None or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
-                return None
-            argnums = numbers
-        elif transform.argnames and key == transform.argnames:
-            names = _literal_tuple(given)
-            if names is None or not all(isinstance(n, str) for n in names):
-                return None
-            argnames = names
-    return StaticSpec(transform, argnums, argnames, location)
+    argnames: tuple = ()
+    given = call.keyword(transform.argnames) if transform.argnames else None
+    if given is not None:
+        argnames = _literal_tuple(given)
+        if argnames is None or not all(isinstance(n, str) for n in argnames):
+            return None
+    return StaticSpec(transform, argnums, argnames, call.location)
 
 
 def _literal_tuple(value: f.Value) -> tuple | None:

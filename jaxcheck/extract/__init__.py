@@ -18,6 +18,7 @@ class ParseError(Exception):
 
 
 def facts_from_source(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts:
+    """Parse and extract; `ParseError` when LibCST cannot parse the text."""
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as error:

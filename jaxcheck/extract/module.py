@@ -8,7 +8,7 @@ import libcst as cst
 
 from jaxcheck import facts as f
 from jaxcheck.extract.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
-from jaxcheck.extract.tree import Positions, children, dotted_name, walk
+from jaxcheck.extract.tree import Positions, all_parameters, body_statements, children, dotted_name, walk
 
 _TYPING_WRAPPERS = frozenset(
     {
@@ -48,6 +48,7 @@ class _Extractor:
         self.returns: dict[str, list[f.Value]] = {}
         self.raising: set[str] = set()
         self._values: dict[int, f.Value] = {}
+        self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
         self.statements(self.tree.body, self.scopes.module)
@@ -113,7 +114,7 @@ class _Extractor:
         elif isinstance(node, cst.AnnAssign):
             value = self.value(node.value, scope) if node.value is not None else None
             if scope.kind == CLASS and isinstance(node.target, cst.Name):
-                self._class_attributes.append(
+                self._class_attributes[-1].append(
                     f.ClassAttribute(
                         node.target.value,
                         self.location(node),
@@ -146,7 +147,7 @@ class _Extractor:
         location = self.location(target)
         if isinstance(target, cst.Name):
             if scope.kind == CLASS:
-                self._class_attributes.append(f.ClassAttribute(target.value, location, (), value))
+                self._class_attributes[-1].append(f.ClassAttribute(target.value, location, (), value))
                 return
             ref = scope.binding_ref(target.value)
             self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location))
@@ -176,22 +177,13 @@ class _Extractor:
         for decorator in node.decorators:
             self.scan(decorator.decorator, scope)
         parameters = []
-        params = node.params
-        groups = (
-            (params.posonly_params, "positional"),
-            (params.params, "positional"),
-            ((params.star_arg,) if isinstance(params.star_arg, cst.Param) else (), "vararg"),
-            (params.kwonly_params, "keyword"),
-            ((params.star_kwarg,) if params.star_kwarg is not None else (), "varkw"),
-        )
-        for group, kind in groups:
-            for param in group:
-                annotation = ()
-                if param.annotation is not None:
-                    annotation = self.annotation_refs(param.annotation.annotation, scope)
-                if param.default is not None:
-                    self.scan(param.default, scope)
-                parameters.append(f.Parameter(param.name.value, kind, annotation))
+        for param, kind in all_parameters(node.params):
+            annotation = ()
+            if param.annotation is not None:
+                annotation = self.annotation_refs(param.annotation.annotation, scope)
+            if param.default is not None:
+                self.scan(param.default, scope)
+            parameters.append(f.Parameter(param.name.value, kind, annotation))
         self.functions.append(
             f.FunctionFacts(
                 qualname=inner.qualname,
@@ -203,7 +195,7 @@ class _Extractor:
                 class_qualname=scope.qualname if scope.kind == CLASS else "",
             )
         )
-        self.statements(_block(node.body), inner)
+        self.statements(body_statements(node.body), inner)
 
     def _finish_function(self, function: f.FunctionFacts) -> f.FunctionFacts:
         scope = self.function_scopes[function.qualname]
@@ -239,12 +231,12 @@ class _Extractor:
         for arg in node.keywords:
             self.scan(arg.value, scope)
             name = dotted_name(arg.value)
-            keywords.append((arg.keyword.value, scope.resolve_dotted(name) if name is not None else ""))
-        saved = getattr(self, "_class_attributes", None)
-        self._class_attributes: list[f.ClassAttribute] = []
+            key = arg.keyword.value if arg.keyword is not None else "**"
+            keywords.append((key, scope.resolve_dotted(name) if name is not None else ""))
+        self._class_attributes.append([])
         first_function = len(self.functions)
-        body = _block(node.body)
-        self.statements(body, inner)
+        self.statements(body_statements(node.body), inner)
+        attributes = self._class_attributes.pop()
         methods = tuple(
             function.qualname
             for function in self.functions[first_function:]
@@ -259,10 +251,9 @@ class _Extractor:
                 keywords=tuple(keywords),
                 decorators=tuple(self.value(decorator.decorator, scope) for decorator in node.decorators),
                 methods=methods,
-                attributes=tuple(self._class_attributes),
+                attributes=tuple(attributes),
             )
         )
-        self._class_attributes = saved
 
     # Expressions
 
@@ -275,14 +266,16 @@ class _Extractor:
                 self._name_use(current, parent, shadowed, scope)
                 continue
             if isinstance(current, cst.Call):
-                self._call(current, scope)
+                self._call(current, scope, shadowed)
             elif isinstance(current, cst.Lambda):
-                params = current.params
-                names = [p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)]
-                for star in (params.star_arg, params.star_kwarg):
-                    if isinstance(star, cst.Param):
-                        names.append(star.name.value)
-                shadowed = shadowed | frozenset(names)
+                # Defaults are read where the lambda is made; the body sees its parameters.
+                parameters = all_parameters(current.params)
+                for param, _ in parameters:
+                    if param.default is not None:
+                        stack.append((param.default, param, shadowed))
+                inner = shadowed | frozenset(param.name.value for param, _ in parameters)
+                stack.append((current.body, current, inner))
+                continue
             elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
                 shadowed = shadowed | _comprehension_targets(current.for_in)
             elif isinstance(current, cst.Attribute):
@@ -317,8 +310,8 @@ class _Extractor:
         elif not opaque:
             opaque.append(True)
 
-    def _call(self, node: cst.Call, scope: Scope) -> None:
-        value = self.value(node, scope)
+    def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str]) -> None:
+        value = self.value(node, scope, shadowed)
         function = self._function_of(scope)
         self.calls.append((function, value))
         if value.ref in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
@@ -328,29 +321,31 @@ class _Extractor:
                 written = value.args[2] if len(value.args) > 2 else None
                 self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
 
-    def value(self, node: cst.CSTNode, scope: Scope) -> f.Value:
+    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset()) -> f.Value:
+        """The Value of an expression; names in `shadowed` (lambda parameters,
+        comprehension variables) are not the scope's and stay unknown."""
         known = self._values.get(id(node))
         if known is None:
-            known = self._values[id(node)] = self._value(node, scope)
+            known = self._values[id(node)] = self._value(node, scope, shadowed)
         return known
 
-    def _value(self, node: cst.CSTNode, scope: Scope) -> f.Value:
+    def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str]) -> f.Value:
         location = self.location(node)
         if isinstance(node, cst.Name) and node.value in _CONSTANTS:
             return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
         if isinstance(node, (cst.Name, cst.Attribute)):
             dotted = dotted_name(node)
-            if dotted is not None:
+            if dotted is not None and dotted.partition(".")[0] not in shadowed:
                 return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
             return f.Value(f.OTHER, location)
         if isinstance(node, cst.Call):
-            return self._call_value(node, scope, location)
+            return self._call_value(node, scope, location, shadowed)
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
             return f.Value(f.CONSTANT, location, literal=_literal(node.value))
         if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
             return f.Value(f.CONSTANT, location)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            operand = self.value(node.expression, scope)
+            operand = self.value(node.expression, scope, shadowed)
             if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
                 return f.Value(f.CONSTANT, location, literal=-operand.literal)
             return f.Value(f.OTHER, location)
@@ -359,7 +354,7 @@ class _Extractor:
             elements = tuple(
                 f.Value(f.OTHER, self.location(element), ref="*")
                 if isinstance(element, cst.StarredElement)
-                else self.value(element.value, scope)
+                else self.value(element.value, scope, shadowed)
                 for element in node.elements
             )
             literal = None
@@ -375,13 +370,16 @@ class _Extractor:
         if isinstance(node, cst.Lambda):
             return f.Value(f.LAMBDA, location)
         if isinstance(node, cst.NamedExpr):
-            return self.value(node.value, scope)
+            return self.value(node.value, scope, shadowed)
         if isinstance(node, cst.BinaryOperation):
-            return f.Value(f.OTHER, location, args=(self.value(node.left, scope), self.value(node.right, scope)))
+            operands = (self.value(node.left, scope, shadowed), self.value(node.right, scope, shadowed))
+            return f.Value(f.OTHER, location, args=operands)
         return f.Value(f.OTHER, location)
 
-    def _call_value(self, node: cst.Call, scope: Scope, location: f.Location) -> f.Value:
+    def _call_value(self, node: cst.Call, scope: Scope, location: f.Location, shadowed: frozenset[str]) -> f.Value:
         callee = dotted_name(node.func)
+        if callee is not None and callee.partition(".")[0] in shadowed:
+            callee = None
         ref = scope.resolve_dotted(callee) if callee is not None else ""
         if callee is None and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
             # `super().__hash__()` -> "builtins.super().__hash__"
@@ -393,14 +391,14 @@ class _Extractor:
             if arg.star == "*":
                 args.append(f.Value(f.OTHER, self.location(arg), ref="*"))
             elif arg.star == "**":
-                keywords.append(("**", self.value(arg.value, scope)))
+                keywords.append(("**", self.value(arg.value, scope, shadowed)))
             elif arg.keyword is not None:
-                keywords.append((arg.keyword.value, self.value(arg.value, scope)))
+                keywords.append((arg.keyword.value, self.value(arg.value, scope, shadowed)))
             else:
-                args.append(self.value(arg.value, scope))
+                args.append(self.value(arg.value, scope, shadowed))
         func = None
         if callee is None and isinstance(node.func, cst.Call):
-            func = self.value(node.func, scope)
+            func = self.value(node.func, scope, shadowed)
         return f.Value(f.CALL, location, ref, tuple(args), tuple(keywords), func=func)
 
     def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[str, ...]:
@@ -452,12 +450,6 @@ def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:
         names.update(node.value for node in walk(for_in.target) if isinstance(node, cst.Name))
         for_in = for_in.inner_for_in
     return frozenset(names)
-
-
-def _block(body) -> list:
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    return [cst.SimpleStatementLine(body=body.body)]
 
 
 def _literal(text: str) -> object:

@@ -13,7 +13,7 @@ import builtins
 
 import libcst as cst
 
-from jaxcheck.extract.tree import dotted_name
+from jaxcheck.extract.tree import all_parameters, body_statements, dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
 MODULE, CLASS, FUNCTION = "module", "class", "function"
@@ -32,6 +32,7 @@ class Scope:
         self.nonlocals: set[str] = set()
         self.aliases: dict[str, str] = {}  # module level `name = other.dotted`
         self.parameters: list[str] = []
+        self.definitions: set[str] = set()  # names bound by `def`/`class`
 
     @property
     def module(self) -> Scope:
@@ -41,7 +42,9 @@ class Scope:
         return scope
 
     def local_ref(self, name: str) -> str:
-        if self.kind == FUNCTION:
+        # A def or class nested in a function is named by its qualname, like
+        # one at module level, so that its uses and its facts meet.
+        if self.kind == FUNCTION and name not in self.definitions:
             return f"{self.qualname}:{name}"
         return f"{self.qualname}.{name}"
 
@@ -128,12 +131,13 @@ def _bind_statement(node, scope: Scope, table: ScopeTable, module_name: str, is_
             _bind_small(small, scope, module_name, is_package)
     elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
         scope.bound.add(node.name.value)
+        scope.definitions.add(node.name.value)
         kind = FUNCTION if isinstance(node, cst.FunctionDef) else CLASS
         inner = Scope(kind, f"{scope.qualname}.{node.name.value}", scope)
         table.add(node, inner)
         if kind == FUNCTION:
             _bind_parameters(node.params, inner)
-        _bind_block(_body_statements(node.body), inner, table, module_name, is_package)
+        _bind_block(body_statements(node.body), inner, table, module_name, is_package)
     else:
         if isinstance(node, cst.For):
             _bind_target(node.target, scope)
@@ -157,33 +161,19 @@ def _blocks(node):
             continue
         if isinstance(part, (cst.Else, cst.Finally, cst.If)):
             if isinstance(part, cst.If):
-                yield _body_statements(part.body)
+                yield body_statements(part.body)
                 yield from _blocks(part)
                 continue
             part = part.body
-        yield _body_statements(part)
+        yield body_statements(part)
     for handler in getattr(node, "handlers", ()):
-        yield _body_statements(handler.body)
+        yield body_statements(handler.body)
     for case in getattr(node, "cases", ()):
-        yield _body_statements(case.body)
-
-
-def _body_statements(body):
-    if isinstance(body, cst.IndentedBlock):
-        return body.body
-    if isinstance(body, cst.SimpleStatementSuite):
-        return [cst.SimpleStatementLine(body=body.body)]
-    if isinstance(body, (list, tuple)):
-        return body
-    return []
+        yield body_statements(case.body)
 
 
 def _bind_parameters(params: cst.Parameters, scope: Scope) -> None:
-    every = [*params.posonly_params, *params.params, *params.kwonly_params]
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            every.append(star)
-    for param in every:
+    for param, _ in all_parameters(params):
         scope.bound.add(param.name.value)
         scope.parameters.append(param.name.value)
 

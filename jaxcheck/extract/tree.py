@@ -79,6 +79,26 @@ def walk(node: cst.CSTNode, *, into_scopes: bool = True):
         stack.extend(reversed(children(current)))
 
 
+def body_statements(body) -> list[cst.CSTNode]:
+    """The statements of an indented block or of a one-line `if x: a; b` suite."""
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    if isinstance(body, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=body.body)]
+    return []
+
+
+def all_parameters(params: cst.Parameters) -> list[tuple[cst.Param, str]]:
+    """Every parameter with its kind: "positional", "vararg", "keyword" or "varkw"."""
+    found = [(param, "positional") for param in (*params.posonly_params, *params.params)]
+    if isinstance(params.star_arg, cst.Param):
+        found.append((params.star_arg, "vararg"))
+    found.extend((param, "keyword") for param in params.kwonly_params)
+    if params.star_kwarg is not None:
+        found.append((params.star_kwarg, "varkw"))
+    return found
+
+
 def dotted_name(node: cst.CSTNode) -> str | None:
     """`a.b.c` for a Name/Attribute chain, None for anything else."""
     parts = []

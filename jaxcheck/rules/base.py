@@ -10,6 +10,8 @@ from jaxcheck.findings import Finding
 
 
 class Rule:
+    """One code. `check` reads a module's facts and the shared analysis, never the tree."""
+
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case, as in `rules/CODE.md`
     summary: ClassVar[str]  # one line, for `jaxcheck rules`

@@ -17,14 +17,15 @@ from jaxcheck.static_uses import CALL_SITE, SELF, StaticUse
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
 
 
-def _short(qualname: str, module: str) -> str:
+def _short_name(qualname: str, analysis: Analysis) -> str:
+    """A function's qualname without its module: `Vehicle.wheels`."""
+    module = analysis.index.modules[analysis.index.path_of[qualname]].module
     return qualname[len(module) + 1 :] if qualname.startswith(module + ".") else qualname
 
 
 def describe_use(use: StaticUse, analysis: Analysis) -> str:
     """Where and how a value becomes static, for a message: names the file and line."""
-    module = analysis.index.modules[analysis.index.path_of[use.function]].module
-    name = _short(use.function, module)
+    name = _short_name(use.function, analysis)
     where = f"{use.path}:{use.location.line}"
     if use.via == SELF:
         return f"`self` of `{name}` is static under `{use.spec.transform.name}` ({where})"
@@ -37,6 +38,11 @@ def _uses_text(uses: list[StaticUse], analysis: Analysis) -> str:
     text = describe_use(uses[0], analysis)
     others = len({(use.path, use.location) for use in uses}) - 1
     return text + (f" (and {others} more static use{'s' if others > 1 else ''})" if others > 0 else "")
+
+
+def _precedes(write: f.AttributeWrite, path: str, use: StaticUse) -> bool:
+    """The write comes before the static use in the same function: it cannot make that call stale."""
+    return path == use.path and write.function == use.enclosing and write.location < use.location
 
 
 def _object_name(ref: str) -> str:
@@ -83,14 +89,18 @@ class MutableStatic(_ClassRule):
         sites = [
             (write, path, inside)
             for write, path, inside in analysis.safety.mutation_sites(cls.qualname)
-            if opaque or write.attribute in read or write.attribute == "*"
+            if (opaque or write.attribute in read or write.attribute == "*")
+            and (inside or any(not _precedes(write, path, use) for use in reading))
         ]
         where = _uses_text(reading, analysis)
         fix = (
             f"Make `{cls.name}` immutable (`@dataclass(frozen=True)`, and `dataclasses.replace` for a changed copy) "
             "or pass it as a pytree argument instead of a static one."
         )
-        inside = sorted({write.location: write for write, _, within in sites if within}.values(), key=lambda w: w.location)
+        inside = sorted(
+            {write.location: write for write, path, within in sites if within and path == module.path}.values(),
+            key=lambda write: write.location,
+        )
         for write in inside:
             yield self.finding(
                 module.path,
@@ -163,7 +173,7 @@ class UnhashableStatic(_ClassRule):
                 "bytearray": "bytes",
                 "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
             }[kind]
-            name = _short(use.function, analysis.index.modules[analysis.index.path_of[use.function]].module)
+            name = _short_name(use.function, analysis)
             yield self.finding(
                 module.path,
                 use.location,
