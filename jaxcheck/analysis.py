@@ -32,6 +32,11 @@ class Analysis:
     def safety(self) -> StaticSafety:
         return StaticSafety(self.index)
 
+    def judge_everything(self) -> None:
+        """Ask every question the rules will ask, so that `index.missing` is complete."""
+        for qualname in self.static_uses_by_class:
+            self.safety.traits(qualname)
+
     def classes_in(self, path: str):
         """The classes defined in `path` that reach a static position, with their uses."""
         module = self.index.modules[path]

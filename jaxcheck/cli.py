@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
     check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--no-cache", action="store_true", help="do not use the on-disk cache (accepted; this version keeps no cache yet)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
@@ -91,7 +91,7 @@ def _check(args: argparse.Namespace) -> int:
     except ConfigError as error:
         print(f"jaxcheck: error: {error}", file=sys.stderr)
         return EXIT_ERROR
-    result = check_paths(args.paths, configs.__getitem__, args.jobs)
+    result = check_paths(args.paths, configs.__getitem__, args.jobs, use_cache=not args.no_cache)
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.format == "text":
         files = len({finding.path for finding in result.findings})

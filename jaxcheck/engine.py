@@ -1,34 +1,31 @@
 """One engine for every front end: source -> facts -> index -> rules -> findings.
 
-The CLI and the flake8 plugin both call `check_source`; `check_paths` adds file
-discovery and a process pool. Nothing that goes wrong in one file stops the
+`check_paths` (the CLI) and `check_file_in_project` (the flake8 plugin) analyse
+a file with its whole project around it, through a `Workspace`; `check_source`
+analyses one text on its own. Nothing that goes wrong in one file stops the
 others: it becomes a JAX000 finding in that file.
 """
 
 from __future__ import annotations
 
-import ast
 import os
 import re
 import sys
 import traceback
 from contextlib import contextmanager
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+from jaxcheck import facts as f
+from jaxcheck.cache import FactsCache
 from jaxcheck.config import Config
 from jaxcheck.discovery import python_files
 from jaxcheck.findings import Finding
 from jaxcheck.noqa import is_suppressed
-from jaxcheck.prefilter import may_have_findings
-from jaxcheck.project import module_name
+from jaxcheck.project import Project, find_project
 from jaxcheck.rules import BAD_INPUT, RULES
-from jaxcheck.source import SourceError, read_source
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
 _RECURSION_LIMIT = 20_000
-# Below this many files a process pool costs more than it saves.
-_MIN_FILES_PER_WORKER = 8
 
 
 @dataclass
@@ -38,41 +35,140 @@ class Result:
     internal_errors: int = 0
 
 
+def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
+    """Check every Python file below `paths`, each with its project around it.
+
+    `config_for(path)` gives the config of each path given.
+    """
+    from jaxcheck.workspace import Workspace
+
+    groups: dict[Project, tuple[Config, list[str]]] = {}
+    seen: set[str] = set()
+    for path in paths:
+        config = config_for(path)
+        for file in python_files(path, config.is_excluded):
+            real = os.path.realpath(file)
+            if real not in seen:
+                seen.add(real)
+                project = find_project(file)
+                groups.setdefault(project, (config, []))[1].append(file)
+    result = Result(files=len(seen))
+    for project, (config, files) in groups.items():
+        cache = FactsCache(project.cache_folder if use_cache else None)
+        workspace = Workspace(project, config, cache, jobs, checked=files)
+        analysis = workspace.build()
+        for file in files:
+            findings, failed = findings_in(workspace, analysis, file)
+            display = [Finding(file, *finding_fields(finding)) for finding in findings]
+            text = workspace.text(os.path.abspath(file))
+            result.findings.extend(_filtered(display, text, file, config, honour_noqa=True))
+            result.internal_errors += failed
+    return result
+
+
+_WORKSPACES: dict = {}  # project root -> (workspace, analysis, file stamps), for flake8
+
+
+def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Finding], bool]:
+    """For flake8: one file's findings with its project around it, `# noqa` left to flake8.
+
+    The project is gathered once per process, from the cache when it is warm,
+    and again when the file's text or a file its analysis read has changed.
+    """
+    from jaxcheck.workspace import Workspace
+
+    project = find_project(path)
+    absolute = os.path.abspath(path)
+    entry = _WORKSPACES.get(project.root)
+    if entry is None or entry[0].texts.get(absolute) != text or entry[2] != _stamps(entry[0].facts):
+        workspace = Workspace(project, config, FactsCache(project.cache_folder), texts={absolute: text})
+        analysis = workspace.build()
+        entry = _WORKSPACES[project.root] = (workspace, analysis, _stamps(workspace.facts))
+    workspace, analysis, _ = entry
+    findings, failed = findings_in(workspace, analysis, path)
+    findings = [Finding(path, *finding_fields(finding)) for finding in findings]
+    return _filtered(findings, text, path, config, honour_noqa=False), failed
+
+
+def _stamps(facts: dict) -> dict:
+    stamps = {}
+    for path in facts:
+        try:
+            status = os.stat(path)
+            stamps[path] = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            stamps[path] = None
+    return stamps
+
+
+def finding_fields(finding: Finding) -> tuple:
+    return finding.line, finding.column, finding.code, finding.message
+
+
+def findings_in(workspace, analysis, file: str) -> tuple[list[Finding], bool]:
+    """The findings located in one file of a built workspace, and whether jaxcheck failed on it."""
+    from jaxcheck.workspace import syntax_error_of
+
+    path = os.path.abspath(file)
+    if path in workspace.bad:
+        return [workspace.bad[path]], path in workspace.internal_errors
+    module = workspace.facts.get(path)
+    if module is None:
+        problem = syntax_error_of(workspace.text(path), file)
+        return ([workspace.bad[path]] if path in workspace.bad else [problem] if problem else []), False
+    return _rule_findings(module, analysis)
+
+
+def _rule_findings(module: f.ModuleFacts, analysis) -> tuple[list[Finding], bool]:
+    try:
+        with deep_recursion():
+            found = {finding for rule in RULES for finding in rule().check(module, analysis)}
+    except RecursionError:
+        return [Finding(module.path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")], False
+    except Exception as error:  # a bug of ours must not cost the user the run
+        return [internal_error(module.path, error)], True
+    return sorted(found), False
+
+
 def check_source(text: str, path: str, config: Config, for_flake8: bool = False) -> tuple[list[Finding], bool]:
-    """The findings in one module's text, filtered by config and `# noqa`.
+    """The findings in one module's text analysed on its own, filtered by config and `# noqa`.
 
     Returns the findings and whether jaxcheck itself failed on the file.
     flake8 applies `# noqa` itself (and `--disable-noqa`) and reports syntax
     errors as E999, so for flake8 both are left to it.
     """
-    failed = False
-    try:
-        findings = _syntax_errors(text, path)
-        if findings:
-            findings = [] if for_flake8 else findings
-        elif may_have_findings(text):
-            with _deep_recursion():
-                findings = _raw_findings(text, path)
-    except RecursionError:
-        findings = [Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")]
-    except Exception as error:  # a bug of ours must not cost the user the run
-        failed = True
-        where = traceback.extract_tb(error.__traceback__)[-1]
-        findings = [
-            Finding(
-                path,
-                1,
-                1,
-                BAD_INPUT,
-                f"jaxcheck failed on this file ({type(error).__name__}: {error} at "
-                f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
-            )
-        ]
+    from jaxcheck.analysis import Analysis
+    from jaxcheck.index import Index
+    from jaxcheck.prefilter import may_have_findings
+    from jaxcheck.workspace import parse_facts, syntax_error_of
+
+    problem = syntax_error_of(text, path)
+    if problem is not None:
+        return ([] if for_flake8 else _filtered([problem], text, path, config, True)), False
+    if not may_have_findings(text):
+        return [], False
+    name = os.path.splitext(os.path.basename(path))[0]
+    module, problem, failed = parse_facts(path, text, name, False)
+    if module is None:
+        return _filtered([problem], text, path, config, not for_flake8), failed
+    findings, failed = _rule_findings(module, Analysis(Index([module])))
     return _filtered(findings, text, path, config, not for_flake8), failed
 
 
+def internal_error(path: str, error: Exception) -> Finding:
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return Finding(
+        path,
+        1,
+        1,
+        BAD_INPUT,
+        f"jaxcheck failed on this file ({type(error).__name__}: {error} at "
+        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
+    )
+
+
 @contextmanager
-def _deep_recursion():
+def deep_recursion():
     """LibCST and the extractor recurse once or twice per nesting level: a long
     `a + b + ...` chain that Python accepts needs more than the default 1000
     frames. From Python 3.11 on, Python-to-Python calls do not use the C stack,
@@ -86,37 +182,7 @@ def _deep_recursion():
         sys.setrecursionlimit(old)
 
 
-def _raw_findings(text: str, path: str) -> list[Finding]:
-    from jaxcheck.analysis import Analysis
-    from jaxcheck.extract import ParseError, facts_from_source
-    from jaxcheck.index import Index
-
-    name, is_package = module_name(path)
-    try:
-        module = facts_from_source(text, path, name, is_package)
-    except ParseError as error:
-        return [Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}")]
-    analysis = Analysis(Index([module]))
-    findings = {finding for rule in RULES for finding in rule().check(module, analysis)}
-    return sorted(findings)
-
-
-def _syntax_errors(text: str, path: str) -> list[Finding]:
-    """Python's own parser first: its messages are the ones users know, it costs
-    a fraction of LibCST's parse, and it rejects the deep nesting on which
-    LibCST's native parser crashes."""
-    try:
-        ast.parse(text, path)
-    except SyntaxError as error:
-        return [Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")]
-    except (ValueError, MemoryError) as error:
-        return [Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")]
-    except RecursionError:
-        return [Finding(path, 1, 1, BAD_INPUT, "cannot parse: the code nests too deeply for Python's own parser")]
-    return []
-
-
-def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool = True) -> list[Finding]:
+def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool) -> list[Finding]:
     if not findings:
         return findings
     lines = _LINE_BREAK.split(text)
@@ -129,38 +195,3 @@ def _filtered(findings: list[Finding], text: str, path: str, config: Config, hon
             continue
         kept.append(finding)
     return kept
-
-
-def check_file(path: str, config: Config) -> tuple[list[Finding], bool]:
-    try:
-        text = read_source(path)
-    except SourceError as error:
-        return _filtered([Finding(path, 1, 1, BAD_INPUT, str(error))], "", path, config), False
-    return check_source(text, path, config)
-
-
-def _check_file_job(job: tuple[str, Config]) -> tuple[list[Finding], bool]:
-    return check_file(*job)
-
-
-def check_paths(paths, config_for, jobs: int) -> Result:
-    """Check every Python file below `paths`; `config_for(path)` gives each path's config."""
-    work: list[tuple[str, Config]] = []
-    seen: set[str] = set()
-    for path in paths:
-        config = config_for(path)
-        for file in python_files(path, config.is_excluded):
-            if os.path.realpath(file) not in seen:
-                seen.add(os.path.realpath(file))
-                work.append((file, config))
-    result = Result(files=len(work))
-    workers = min(jobs, len(work) // _MIN_FILES_PER_WORKER)
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            outcomes = list(pool.map(_check_file_job, work, chunksize=4))
-    else:
-        outcomes = [_check_file_job(job) for job in work]
-    for findings, failed in outcomes:
-        result.findings.extend(findings)
-        result.internal_errors += failed
-    return result

@@ -46,6 +46,12 @@ class Value:
     literal: object = None  # the Python value of a CONSTANT, or a tuple of them for a display
     func: Value | None = None  # for a CALL of something that is not a dotted name: `jit(f)(x)`
 
+    @property
+    def key(self) -> tuple:
+        """Tells one expression from another in a module, even after a round trip
+        through the cache (which does not keep object identity)."""
+        return (self.location, self.kind, self.ref)
+
     def keyword(self, name: str) -> Value | None:
         for key, value in self.keywords:
             if key == name:
@@ -152,3 +158,4 @@ class ModuleFacts:
     calls: tuple[tuple[str, Value], ...]  # (enclosing function qualname or "", call)
     bindings: tuple[Binding, ...]  # module and function scopes
     attribute_writes: tuple[AttributeWrite, ...]
+    imports: tuple[tuple[str, str], ...] = ()  # module-level name -> the absolute ref it imports

@@ -1,9 +1,10 @@
 """The flake8 plugin: a thin adapter over `jaxcheck.engine.check_source`.
 
 flake8 runs only plugins that take `tree` (pyflakes needs that tree anyway);
-the plugin reads the file's lines instead, and LibCST is imported only for
-files that pass the textual pre-filter, so files that cannot hold a finding
-cost almost nothing. It never raises.
+the plugin reads the file's lines instead. A file that can hold no finding
+(no static use, no class) costs a substring test; the others are judged with
+their project around them, gathered once per flake8 process and read from the
+on-disk cache when warm. It never raises.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Iterator
 
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config
-from jaxcheck.prefilter import may_have_findings
+from jaxcheck.prefilter import may_hold_findings_of_project
 from jaxcheck.rules import BAD_INPUT
 
 _STDIN_NAMES = frozenset({"stdin", "-", "<stdin>"})
@@ -29,16 +30,19 @@ class JaxcheckPlugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
-        if not may_have_findings(text):
+        if not may_hold_findings_of_project(text):
             return
         try:
             start = os.getcwd() if self.filename in _STDIN_NAMES else self.filename
             config = find_config(start)
             if config.is_excluded(self.filename):
                 return
-            from jaxcheck.engine import check_source
+            from jaxcheck.engine import check_file_in_project, check_source
 
-            findings, _ = check_source(text, self.filename, config, for_flake8=True)
+            if self.filename in _STDIN_NAMES:
+                findings, _ = check_source(text, self.filename, config, for_flake8=True)
+            else:
+                findings, _ = check_file_in_project(self.filename, text, config)
         except ConfigError as error:
             yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error}", type(self)
             return

@@ -56,22 +56,68 @@ class Index:
         self.path_of: dict[str, str] = {}  # class or function qualname -> path
         self.bindings: dict[str, list[f.Binding]] = defaultdict(list)
         self.writes: dict[str, list[tuple[f.AttributeWrite, str]]] = defaultdict(list)
-        self._bound_by_value: dict[int, list[str]] = {}
+        self._bound_by_value: dict[tuple, list[str]] = {}
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # base qualname -> project subclasses
+        self.missing: set[str] = set()  # refs asked for that no analysed module defines
+        self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
+        self._canonical: dict[str, str] = {}
         for module in self.modules.values():
             for cls in module.classes:
                 self.classes[cls.qualname] = cls
                 self.path_of[cls.qualname] = module.path
-                for base in cls.bases:
-                    self.subclasses[base].append(cls.qualname)
             for function in module.functions:
                 self.functions[function.qualname] = function
                 self.path_of[function.qualname] = module.path
             for binding in module.bindings:
                 self.bindings[binding.ref].append(binding)
-                self._bound_by_value.setdefault(id(binding.value), []).append(binding.ref)
+                self._bound_by_value.setdefault((module.path, binding.value.key), []).append(binding.ref)
             for write in module.attribute_writes:
                 self.writes[write.target].append((write, module.path))
+        for cls in self.classes.values():
+            for base in cls.bases:
+                self.subclasses[self.canonical(base)].append(cls.qualname)
+
+    def canonical(self, ref: str) -> str:
+        """`ref` with re-exports followed: `pkg.Config` -> `pkg.settings.Config`."""
+        known = self._canonical.get(ref)
+        if known is not None:
+            return known
+        result, seen = ref, set()
+        while (
+            ":" not in result
+            and result not in seen
+            and result not in self.classes
+            and result not in self.functions
+            and result not in self.bindings
+        ):
+            seen.add(result)
+            parts = result.split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                exports = self._exports.get(".".join(parts[:end]))
+                if exports is not None:
+                    target = exports.get(parts[end])
+                    if target is not None:
+                        result = ".".join([target, *parts[end + 1 :]])
+                    break
+            if result in seen:
+                break
+        self._canonical[ref] = result
+        return result
+
+    def lookup_class(self, ref: str) -> str | None:
+        """The project class `ref` names; a miss is remembered, for loading more modules."""
+        canonical = self.canonical(ref)
+        if canonical in self.classes:
+            return canonical
+        self.missing.add(canonical)
+        return None
+
+    def lookup_function(self, ref: str) -> f.FunctionFacts | None:
+        canonical = self.canonical(ref)
+        function = self.functions.get(canonical)
+        if function is None:
+            self.missing.add(canonical)
+        return function
 
     def method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
         return self.functions.get(f"{class_qualname}.{name}")
@@ -87,12 +133,12 @@ class Index:
             method = self.method(qualname, name)
             if method is not None:
                 return method
-            pending.extend(self.classes[qualname].bases)
+            pending.extend(self.canonical(base) for base in self.classes[qualname].bases)
         return None
 
-    def bound_names(self, value: f.Value) -> list[str]:
-        """The refs of the names a value is assigned to."""
-        return self._bound_by_value.get(id(value), [])
+    def bound_names(self, path: str, value: f.Value) -> list[str]:
+        """The refs of the names a value in the module at `path` is assigned to."""
+        return self._bound_by_value.get((path, value.key), [])
 
     def instance_classes(self, ref: str) -> tuple[str, ...]:
         """The project classes whose instances the name `ref` may hold."""
@@ -104,9 +150,13 @@ class Index:
                 for position, parameter in enumerate(function.parameters):
                     if parameter.name != local:
                         continue
-                    found.extend(name for name in parameter.annotation if name in self.classes)
+                    found.extend(filter(None, map(self.lookup_class, parameter.annotation)))
                     if position == 0 and function.is_instance_method:
                         found.append(function.class_qualname)
+        else:
+            ref = self.canonical(ref)
+            if ref not in self.bindings:
+                self.missing.add(ref)
         for binding in self.bindings.get(ref, ()):
             cls = self.constructed_class(binding.value)
             if cls is not None:
@@ -122,13 +172,14 @@ class Index:
                 return value.ref.rpartition(".")[2]
             return "array" if is_array_constructor(value.ref) else ""
         if value.kind == f.NAME and follow_names:
-            kinds = {self.unhashable_kind(binding.value, False) for binding in self.bindings.get(value.ref, ())}
+            bindings = self.bindings.get(self.canonical(value.ref), ())
+            kinds = {self.unhashable_kind(binding.value, False) for binding in bindings}
             if len(kinds) == 1:
                 return kinds.pop()
         return ""
 
     def constructed_class(self, value: f.Value) -> str | None:
         """The project class a call constructs, when `value` is such a call."""
-        if value.kind == f.CALL and value.ref in self.classes:
-            return value.ref
+        if value.kind == f.CALL and value.ref:
+            return self.lookup_class(value.ref)
         return None

@@ -1,8 +1,9 @@
-"""A textual test that skips files which cannot contain a finding, before any parse.
+"""Textual tests that skip files which cannot matter, before any parse.
 
-Every finding of the JAX1xx rules needs a static parameter written in the same
-module (`static_argnums=`, `static_argnames=`), so a file without the text
-`static_arg` has none. Parsing is the dominant cost; most files fail this test.
+Every static use of the JAX1xx rules is a static parameter written out
+(`static_argnums=`, `static_argnames=`), so a file without the text
+`static_arg` holds no static use; its findings, if any, are about classes it
+defines. Parsing is the dominant cost, and most files fail these tests.
 """
 
 from __future__ import annotations
@@ -11,4 +12,11 @@ TRIGGERS = ("static_arg",)
 
 
 def may_have_findings(text: str) -> bool:
+    """Whether the file can hold a static use (and so a finding of its own module)."""
     return any(trigger in text for trigger in TRIGGERS)
+
+
+def may_hold_findings_of_project(text: str) -> bool:
+    """Whether the file can hold any finding once its project is considered:
+    a static use, or a class that a static use elsewhere names."""
+    return may_have_findings(text) or "class" in text

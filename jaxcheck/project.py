@@ -1,22 +1,78 @@
-"""Where a file sits in its project: its dotted module name."""
+"""The project a file belongs to: its root, and the module name of each of its files."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
+from functools import lru_cache
+
+MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+CACHE_FOLDER = ".jaxcheck_cache"
 
 
-def module_name(path: str) -> tuple[str, bool]:
-    """The module a file defines, climbing through packages, and whether it is a package."""
+@dataclass(frozen=True)
+class Project:
+    """A folder of Python files that import each other.
+
+    `root` holds the project (and its cache); module names are relative to the
+    first of `source_roots` that contains a file (`src/` before the root).
+    """
+
+    root: str
+    source_roots: tuple[str, ...]
+
+    @property
+    def cache_folder(self) -> str:
+        return os.path.join(self.root, CACHE_FOLDER)
+
+    def module_name(self, path: str) -> tuple[str, bool]:
+        """The dotted module a file defines, and whether it is a package's `__init__`."""
+        path = os.path.abspath(path)
+        base = next(
+            (root for root in self.source_roots if path.startswith(root.rstrip(os.sep) + os.sep)),
+            os.path.dirname(path),
+        )
+        parts = os.path.relpath(path, base).split(os.sep)
+        stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+        is_package = stem == "__init__"
+        parts = parts[:-1] if is_package else [*parts[:-1], stem]
+        return ".".join(parts) or stem, is_package
+
+    def module_paths(self, module: str) -> list[str]:
+        """The project files that could define `module`, in import order."""
+        relative = module.replace(".", os.sep)
+        candidates = []
+        for root in self.source_roots:
+            candidates += [
+                os.path.join(root, relative + ".py"),
+                os.path.join(root, relative, "__init__.py"),
+                os.path.join(root, relative + ".pyi"),
+            ]
+        inside = self.root.rstrip(os.sep) + os.sep
+        return [path for path in candidates if path.startswith(inside) and os.path.isfile(path)]
+
+
+@lru_cache(maxsize=1024)
+def find_project(path: str) -> Project:
+    """The nearest folder above `path` holding a project marker.
+
+    Without one, the outermost package around `path` (so a copy of installed
+    packages is a project of its own), or the folder itself.
+    """
     path = os.path.abspath(path)
-    folder, filename = os.path.split(path)
-    stem = filename.rsplit(".", 1)[0] if "." in filename else filename
-    is_package = stem == "__init__"
-    parts = [] if is_package else [stem]
-    while os.path.isfile(os.path.join(folder, "__init__.py")):
-        folder, package = os.path.split(folder)
-        if not package.isidentifier():
+    start = path if os.path.isdir(path) else os.path.dirname(path)
+    folder = start
+    while True:
+        if any(os.path.exists(os.path.join(folder, marker)) for marker in MARKERS):
+            src = os.path.join(folder, "src")
+            return Project(folder, ((src,) if os.path.isdir(src) else ()) + (folder,))
+        parent = os.path.dirname(folder)
+        if parent == folder:
             break
-        parts.append(package)
-    if not parts:
-        parts.append(stem)
-    return ".".join(reversed(parts)), is_package
+        folder = parent
+    if os.path.isfile(os.path.join(start, "__init__.py")):
+        top = start
+        while os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
+            top = os.path.dirname(top)
+        return Project(top, (os.path.dirname(top),))
+    return Project(start, (start,))

@@ -103,8 +103,8 @@ class StaticSafety:
                 value_base = True
             elif base in _UNHASHABLE_BASES:
                 unhashable_base = True
-            elif base in self.index.classes:
-                traits = self.traits(base)
+            elif self.index.lookup_class(base) is not None:
+                traits = self.traits(self.index.lookup_class(base))
                 if traits is None:
                     return None
                 bases.append(traits)
@@ -231,7 +231,7 @@ class StaticSafety:
     def _methods_with_bases(self, qualname: str) -> list[str]:
         cls = self.index.classes[qualname]
         methods = list(cls.methods)
-        for base in cls.bases:
+        for base in map(self.index.canonical, cls.bases):
             if base in self.index.classes and base != qualname:
                 methods.extend(self._methods_with_bases(base))
         return methods

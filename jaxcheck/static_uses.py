@@ -65,23 +65,23 @@ def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
                 methods[function.name].append(target)
             else:
                 direct[function.qualname].append(target)
-    immediate: dict[int, _Target] = {}  # id of a `jit(fn, ...)` call Value -> its target
+    immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
     for module in index.modules.values():
         for _, call in module.calls:
             applied = application(call)
             if applied is None or applied.spec is None or applied.target is None:
                 continue
-            function = index.functions.get(applied.target.ref)
+            function = index.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
             if function is None:
                 continue
             target = _target(function, applied.spec)
             uses.extend(_declared_uses(index, target))
-            immediate[id(call)] = target
-            for name in index.bound_names(call):
+            immediate[module.path, call.key] = target
+            for name in index.bound_names(module.path, call):
                 direct[name].append(target)
     for module in index.modules.values():
         for enclosing, call in module.calls:
-            for target, shift in _callees(index, call, direct, methods, immediate):
+            for target, shift in _callees(index, module.path, call, direct, methods, immediate):
                 uses.extend(_call_site_uses(index, module.path, enclosing, call, target, shift))
     return tuple(uses)
 
@@ -159,8 +159,8 @@ def _declared_uses(index: Index, target: _Target):
                 function.class_qualname, reads, opaque,
             )
             continue
-        for ref in parameter.annotation:
-            if ref in index.classes and _judged_from_annotation(index, ref):
+        for ref in filter(None, map(index.lookup_class, parameter.annotation)):
+            if _judged_from_annotation(index, ref):
                 reads, opaque = _reads(index, function, name)
                 yield StaticUse(
                     path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
@@ -168,12 +168,12 @@ def _declared_uses(index: Index, target: _Target):
                 )
 
 
-def _callees(index: Index, call: f.Value, direct, methods, immediate):
+def _callees(index: Index, path: str, call: f.Value, direct, methods, immediate):
     """The transformed functions a call runs, with 1 when `self` is implicit."""
-    if call.func is not None and id(call.func) in immediate:
-        yield immediate[id(call.func)], 0
+    if call.func is not None and (path, call.func.key) in immediate:
+        yield immediate[path, call.func.key], 0
         return
-    for target in direct.get(call.ref, ()):
+    for target in direct.get(index.canonical(call.ref), ()):
         yield target, 0
     base, _, name = call.ref.rpartition(".")
     if base and name in methods:

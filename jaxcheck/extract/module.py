@@ -61,6 +61,7 @@ class _Extractor:
             calls=tuple(self.calls),
             bindings=tuple(self.bindings),
             attribute_writes=tuple(self.writes),
+            imports=self.scopes.module.exported_imports(),
         )
 
     # Statements

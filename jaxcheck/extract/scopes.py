@@ -71,6 +71,17 @@ class Scope:
             return f"builtins.{name}"
         return self.module.local_ref(name)
 
+    def exported_imports(self) -> tuple[tuple[str, str], ...]:
+        """What a module's names import, for re-exports: `from .settings import Config`,
+        and `jit = jax.jit` aliases."""
+        found = dict(self.imports)
+        for name in self.aliases:
+            if name not in found:
+                target = self.resolve(name)
+                if target != self.local_ref(name):
+                    found[name] = target
+        return tuple(sorted(found.items()))
+
     def binding_ref(self, name: str) -> str:
         """The ref an assignment to `name` in this scope binds."""
         if name in self.globals or name in self.nonlocals:

@@ -1,0 +1,188 @@
+"""The facts of a whole project that its findings depend on, gathered in waves.
+
+Parsing is the cost, so a project is not parsed whole. First the files that
+can hold a static use (the pre-filter's text); then the files that mention the
+transformed functions by name (their call sites); then, until nothing new is
+asked for, the modules that define what those uses name: classes, their bases,
+and the `__init__.py` files that re-export them. Facts come from the on-disk
+cache when the file is unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+
+from jaxcheck import facts as f
+from jaxcheck.analysis import Analysis
+from jaxcheck.cache import FactsCache, cache_key
+from jaxcheck.config import Config
+from jaxcheck.discovery import python_files
+from jaxcheck.findings import Finding
+from jaxcheck.index import Index
+from jaxcheck.prefilter import may_have_findings
+from jaxcheck.project import Project
+from jaxcheck.rules import BAD_INPUT
+from jaxcheck.source import SourceError, read_source
+from jaxcheck.transforms import application
+
+_MAX_WAVES = 12
+_MIN_FILES_PER_WORKER = 8
+
+
+def display_path(path: str) -> str:
+    """How messages name another file: relative to the working folder when below it."""
+    relative = os.path.relpath(os.path.abspath(path))
+    return path if relative.startswith("..") else relative
+
+
+class Workspace:
+    """One project's modules: their text, their facts, and what could not be read."""
+
+    def __init__(
+        self, project: Project, config: Config, cache: FactsCache, jobs: int = 1, texts=None, checked=()
+    ) -> None:
+        self.project = project
+        self.config = config
+        self.cache = cache
+        self.jobs = jobs
+        self.texts: dict[str, str] = dict(texts or {})  # absolute path -> text, given ones first
+        self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
+        self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
+        self.internal_errors: set[str] = set()
+        self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
+
+    def build(self) -> Analysis:
+        files = [os.path.abspath(path) for path in python_files(self.project.root, self.config.is_excluded)]
+        known = set(files)
+        files += [path for path in dict.fromkeys([*self.checked, *self.texts]) if path not in known]
+        self._load([path for path in files if may_have_findings(self.text(path))])
+        names = self._transformed_names()
+        if names:
+            mentions = re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, names))))
+            self._load([path for path in files if path not in self.facts and mentions.search(self.text(path))])
+        analysis = Analysis(Index(self.facts.values()))
+        for _ in range(_MAX_WAVES):
+            analysis.judge_everything()
+            wanted = self._modules_for(analysis.index.missing)
+            if not wanted:
+                break
+            self._load(wanted)
+            analysis = Analysis(Index(self.facts.values()))
+        return analysis
+
+    def text(self, path: str) -> str:
+        if path not in self.texts:
+            try:
+                self.texts[path] = read_source(path)
+            except SourceError as error:
+                self.texts[path] = ""
+                self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
+        return self.texts[path]
+
+    def _load(self, paths: list[str]) -> None:
+        """Facts for each path: from the cache, else parsed (in a pool for many files)."""
+        pending = []
+        for path in paths:
+            if path in self.facts or path in self.bad:
+                continue
+            text = self.text(path)
+            if path in self.bad:
+                continue
+            syntax_error = syntax_error_of(text, display_path(path))
+            if syntax_error is not None:
+                self.bad[path] = syntax_error
+                continue
+            module, is_package = self.project.module_name(path)
+            key = cache_key(text, module, is_package)
+            cached = self.cache.load(key)
+            if cached is not None:
+                self.facts[path] = _with_path(cached, display_path(path))
+            else:
+                pending.append((path, text, module, is_package, key))
+        workers = min(self.jobs, len(pending) // _MIN_FILES_PER_WORKER)
+        jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
+        if workers > 1:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                outcomes = list(pool.map(_parse_job, jobs, chunksize=4))
+        else:
+            outcomes = [_parse_job(job) for job in jobs]
+        for (path, _, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
+            if facts is not None:
+                self.facts[path] = facts
+                self.cache.store(key, facts)
+            else:
+                self.bad[path] = problem
+                if internal:
+                    self.internal_errors.add(path)
+
+    def _transformed_names(self) -> set[str]:
+        """The names the transformed functions are called by: defs and aliases."""
+        names = set()
+        for module in self.facts.values():
+            for function in module.functions:
+                if any(application(decorator) for decorator in function.decorators):
+                    names.add(function.name)
+            for binding in module.bindings:
+                if application(binding.value) is not None:
+                    names.add(binding.ref.rpartition(":")[2].rpartition(".")[2])
+        return names
+
+    def _modules_for(self, refs) -> list[str]:
+        """The project files that define the modules the missing refs live in."""
+        wanted = []
+        for ref in refs:
+            parts = ref.partition(":")[0].split(".")
+            for end in range(len(parts), 0, -1):
+                found = self.project.module_paths(".".join(parts[:end]))
+                if found:
+                    path = os.path.abspath(found[0])
+                    if path not in self.facts and path not in self.bad and path not in wanted:
+                        wanted.append(path)
+                    break
+        return wanted
+
+
+def syntax_error_of(text: str, path: str) -> Finding | None:
+    """Python's own parser first: its messages are the ones users know, it costs
+    a fraction of LibCST's parse, and it rejects the deep nesting on which
+    LibCST's native parser crashes."""
+    try:
+        ast.parse(text, path)
+    except SyntaxError as error:
+        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")
+    except (ValueError, MemoryError) as error:
+        return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")
+    except RecursionError:
+        return Finding(path, 1, 1, BAD_INPUT, "cannot parse: the code nests too deeply for Python's own parser")
+    return None
+
+
+def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
+    return facts if facts.path == path else replace(facts, path=path)
+
+
+def _parse_job(job: tuple[str, str, str, bool]):
+    return parse_facts(*job)
+
+
+def parse_facts(path: str, text: str, module: str, is_package: bool):
+    """(facts, None, False), or (None, a JAX000 finding, whether jaxcheck itself failed).
+
+    LibCST is imported here, and only here: a run that parses nothing never loads it.
+    """
+    from jaxcheck.engine import deep_recursion, internal_error
+    from jaxcheck.extract import ParseError, facts_from_source
+
+    try:
+        with deep_recursion():
+            return facts_from_source(text, path, module, is_package), None, False
+    except ParseError as error:
+        return None, Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
+    except RecursionError:
+        return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False
+    except Exception as error:  # a bug of ours must not cost the user the run
+        return None, internal_error(path, error), True
