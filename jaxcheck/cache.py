@@ -19,23 +19,7 @@ import tempfile
 from jaxcheck import __version__
 from jaxcheck import facts as f
 
-FORMAT = 1
-_TYPES = {
-    cls.__name__: cls
-    for cls in (
-        f.Location,
-        f.Value,
-        f.Parameter,
-        f.ParameterUse,
-        f.FunctionFacts,
-        f.Binding,
-        f.AttributeWrite,
-        f.ClassAttribute,
-        f.ClassFacts,
-        f.ModuleFacts,
-    )
-}
-_FIELDS = {name: tuple(field.name for field in dataclasses.fields(cls)) for name, cls in _TYPES.items()}
+FORMAT = 2
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -49,6 +33,9 @@ class FactsCache:
 
     def __init__(self, folder: str | None) -> None:
         self.folder = folder
+        self._valid: set[str] = set()
+        self._valid_changed = False
+        self._valid_path = os.path.join(folder, "valid.json") if folder else ""
         if folder is not None:
             try:
                 os.makedirs(folder, exist_ok=True)
@@ -57,6 +44,20 @@ class FactsCache:
                     _write_atomic(ignore, "# jaxcheck's cache: never commit it\n*\n")
             except OSError:
                 self.folder = None
+            self._valid = self._read_valid()
+
+    def _read_valid(self) -> set[str]:
+        try:
+            with open(self._valid_path, encoding="utf-8") as handle:
+                entry = json.load(handle)
+            if entry.get("jaxcheck") == __version__ and all(isinstance(key, str) for key in entry["valid"]):
+                return set(entry["valid"])
+        except FileNotFoundError:
+            return set()
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            pass
+        _remove(self._valid_path)
+        return set()
 
     def load(self, key: str) -> f.ModuleFacts | None:
         if self.folder is None:
@@ -64,17 +65,38 @@ class FactsCache:
         path = os.path.join(self.folder, key + ".json")
         try:
             with open(path, encoding="utf-8") as handle:
-                entry = json.load(handle, object_hook=_decode)
+                entry = json.load(handle)
             if entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__ and entry.get("key") == key:
-                facts = entry["facts"]
-                if isinstance(facts, f.ModuleFacts):
-                    return facts
+                return _module(entry["facts"])
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, TypeError, KeyError, AttributeError, SyntaxError, RecursionError):
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
         _remove(path)  # corrupt or foreign: never trusted
         return None
+
+    def known_valid(self, text: str) -> bool:
+        """Whether this text passed Python's parser in an earlier run."""
+        return self._valid_key(text) in self._valid
+
+    def mark_valid(self, text: str) -> None:
+        key = self._valid_key(text)
+        if self.folder is not None and key not in self._valid:
+            self._valid.add(key)
+            self._valid_changed = True
+
+    def save(self) -> None:
+        """Write what this run learnt beyond facts (the texts known to parse)."""
+        if self.folder is None or not self._valid_changed:
+            return
+        try:
+            _write_atomic(self._valid_path, json.dumps({"jaxcheck": __version__, "valid": sorted(self._valid)}))
+        except (OSError, ValueError):
+            pass
+
+    @staticmethod
+    def _valid_key(text: str) -> str:
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
     def store(self, key: str, facts: f.ModuleFacts) -> None:
         if self.folder is None:
@@ -87,32 +109,99 @@ class FactsCache:
 
 
 def _encode(value):
+    """Facts as nested JSON lists, each dataclass its fields in order."""
+    if isinstance(value, f.Value):
+        return [
+            value.kind,
+            _encode(value.location),
+            value.ref,
+            [_encode(arg) for arg in value.args],
+            [[key, _encode(item)] for key, item in value.keywords],
+            _encode_literal(value.literal),
+            _encode(value.func) if value.func is not None else None,
+        ]
     if dataclasses.is_dataclass(value):
-        name = type(value).__name__
-        fields = []
-        for field in _FIELDS[name]:
-            item = getattr(value, field)
-            fields.append({"r": repr(item)} if field == "literal" and item is not None else _encode(item))
-        return {"_": name, "v": fields}
+        return [_encode(getattr(value, field.name)) for field in dataclasses.fields(value)]
     if isinstance(value, tuple):
         return [_encode(item) for item in value]
     return value
 
 
-def _decode(record: dict):
-    if "r" in record and len(record) == 1:
-        return {"literal": ast.literal_eval(record["r"])}
-    if "_" not in record:
-        return record
-    values = [_tuples(item) for item in record["v"]]
-    values = [item["literal"] if isinstance(item, dict) and set(item) == {"literal"} else item for item in values]
-    return _TYPES[record["_"]](*values)
+def _encode_literal(literal):
+    """JSON keeps ints, strings and finite floats; the rest (bytes, tuples, complex) go as their repr."""
+    if literal is None or type(literal) in (int, str, bool):
+        return literal
+    if type(literal) is float and literal == literal and abs(literal) != float("inf"):
+        return literal
+    return {"r": repr(literal)}
 
 
-def _tuples(value):
-    if isinstance(value, list):
-        return tuple(_tuples(item) for item in value)
-    return value
+# Decoders, one per facts type, in field order (a test round-trips real facts).
+
+
+def _location(raw) -> f.Location:
+    return f.Location(raw[0], raw[1])
+
+
+def _value(raw) -> f.Value:
+    literal = raw[5]
+    if type(literal) is dict:
+        literal = ast.literal_eval(literal["r"])
+    return f.Value(
+        raw[0],
+        f.Location(*raw[1]),
+        raw[2],
+        tuple(map(_value, raw[3])),
+        tuple((key, _value(item)) for key, item in raw[4]),
+        literal,
+        _value(raw[6]) if raw[6] is not None else None,
+    )
+
+
+def _function(raw) -> f.FunctionFacts:
+    return f.FunctionFacts(
+        raw[0],
+        raw[1],
+        _location(raw[2]),
+        tuple(f.Parameter(name, kind, tuple(annotation)) for name, kind, annotation in raw[3]),
+        tuple(map(_value, raw[4])),
+        tuple(f.ParameterUse(name, tuple(attributes), opaque) for name, attributes, opaque in raw[5]),
+        tuple(map(_value, raw[6])),
+        raw[7],
+        raw[8],
+    )
+
+
+def _class(raw) -> f.ClassFacts:
+    return f.ClassFacts(
+        raw[0],
+        raw[1],
+        _location(raw[2]),
+        tuple(raw[3]),
+        tuple((key, ref) for key, ref in raw[4]),
+        tuple(map(_value, raw[5])),
+        tuple(raw[6]),
+        tuple(
+            f.ClassAttribute(name, _location(location), tuple(annotation), _value(value) if value is not None else None)
+            for name, location, annotation, value in raw[7]
+        ),
+    )
+
+
+def _module(raw) -> f.ModuleFacts:
+    return f.ModuleFacts(
+        raw[0],
+        raw[1],
+        tuple(map(_class, raw[2])),
+        tuple(map(_function, raw[3])),
+        tuple((function, _value(call)) for function, call in raw[4]),
+        tuple(f.Binding(ref, _value(value), _location(location)) for ref, value, location in raw[5]),
+        tuple(
+            f.AttributeWrite(target, attribute, _location(location), function, _value(value) if value is not None else None)
+            for target, attribute, location, function, value in raw[6]
+        ),
+        tuple((name, ref) for name, ref in raw[7]),
+    )
 
 
 def _write_atomic(path: str, text: str) -> None:

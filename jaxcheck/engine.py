@@ -63,6 +63,7 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
             text = workspace.text(os.path.abspath(file))
             result.findings.extend(_filtered(display, text, file, config, honour_noqa=True))
             result.internal_errors += failed
+        cache.save()
     return result
 
 
@@ -107,15 +108,13 @@ def finding_fields(finding: Finding) -> tuple:
 
 def findings_in(workspace, analysis, file: str) -> tuple[list[Finding], bool]:
     """The findings located in one file of a built workspace, and whether jaxcheck failed on it."""
-    from jaxcheck.workspace import syntax_error_of
-
     path = os.path.abspath(file)
     if path in workspace.bad:
         return [workspace.bad[path]], path in workspace.internal_errors
     module = workspace.facts.get(path)
     if module is None:
-        problem = syntax_error_of(workspace.text(path), file)
-        return ([workspace.bad[path]] if path in workspace.bad else [problem] if problem else []), False
+        problem = workspace.syntax_error(path, file)
+        return ([problem] if problem else []), False
     return _rule_findings(module, analysis)
 
 

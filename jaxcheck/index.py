@@ -35,6 +35,9 @@ _JAX_RANDOM = "jax.random."
 
 
 _DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
+_MAX_REEXPORTS = 16
+_ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
+_ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
 _UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
 
 
@@ -70,7 +73,8 @@ class Index:
                 self.path_of[function.qualname] = module.path
             for binding in module.bindings:
                 self.bindings[binding.ref].append(binding)
-                self._bound_by_value.setdefault((module.path, binding.value.key), []).append(binding.ref)
+                if binding.value.kind == f.CALL:
+                    self._bound_by_value.setdefault((module.path, binding.value.key), []).append(binding.ref)
             for write in module.attribute_writes:
                 self.writes[write.target].append((write, module.path))
         for cls in self.classes.values():
@@ -83,13 +87,12 @@ class Index:
         if known is not None:
             return known
         result, seen = ref, set()
-        while (
-            ":" not in result
-            and result not in seen
-            and result not in self.classes
-            and result not in self.functions
-            and result not in self.bindings
-        ):
+        # Each step replaces a module's name by what it imports; a chain longer
+        # than any real re-export (or one that grows: `from . import x as y`
+        # loops) is cut short.
+        while len(seen) < _MAX_REEXPORTS and ":" not in result and result not in seen:
+            if result in self.classes or result in self.functions or result in self.bindings:
+                break
             seen.add(result)
             parts = result.split(".")
             for end in range(len(parts) - 1, 0, -1):
@@ -99,8 +102,6 @@ class Index:
                     if target is not None:
                         result = ".".join([target, *parts[end + 1 :]])
                     break
-            if result in seen:
-                break
         self._canonical[ref] = result
         return result
 
@@ -111,6 +112,23 @@ class Index:
             return canonical
         self.missing.add(canonical)
         return None
+
+    def annotated_classes(self, parameter: f.Parameter) -> list[str]:
+        """The class an annotation says a parameter holds, when it says so plainly:
+        one concrete project class (or Optional of one) without project subclasses.
+        A union, a Protocol, an abstract or a base class says little of what is passed."""
+        if len(parameter.annotation) != 1:
+            return []
+        qualname = self.lookup_class(parameter.annotation[0])
+        if qualname is None or self.subclasses.get(qualname):
+            return []
+        cls = self.classes[qualname]
+        if {self.canonical(base) for base in cls.bases} & _ABSTRACT_BASES:
+            return []
+        for method in cls.methods:
+            if any(decorator.ref in _ABSTRACT_DECORATORS for decorator in self.functions[method].decorators):
+                return []
+        return [qualname]
 
     def lookup_function(self, ref: str) -> f.FunctionFacts | None:
         canonical = self.canonical(ref)
@@ -150,7 +168,7 @@ class Index:
                 for position, parameter in enumerate(function.parameters):
                     if parameter.name != local:
                         continue
-                    found.extend(filter(None, map(self.lookup_class, parameter.annotation)))
+                    found.extend(self.annotated_classes(parameter))
                     if position == 0 and function.is_instance_method:
                         found.append(function.class_qualname)
         else:

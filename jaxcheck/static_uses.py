@@ -15,7 +15,6 @@ from jaxcheck.index import Index
 from jaxcheck.transforms import StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE = "self", "annotation", "call"
-_ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
 
 
 @dataclass(frozen=True)
@@ -132,20 +131,6 @@ def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: 
     return tuple(sorted(attributes)), opaque
 
 
-def _judged_from_annotation(index: Index, qualname: str) -> bool:
-    """An annotation names the class of the value only for a concrete class
-    without project subclasses; a Protocol, an abstract base or a base class
-    says little of what is passed, so call sites are left to tell."""
-    cls = index.classes[qualname]
-    if set(cls.bases) & _ABSTRACT_BASES or index.subclasses.get(qualname):
-        return False
-    return not any(
-        decorator.ref in ("abc.abstractmethod", "abc.abstractproperty")
-        for method in cls.methods
-        for decorator in index.functions[method].decorators
-    )
-
-
 def _declared_uses(index: Index, target: _Target):
     """Static uses visible at the definition: `self`, and annotated parameters."""
     function = target.function
@@ -159,13 +144,12 @@ def _declared_uses(index: Index, target: _Target):
                 function.class_qualname, reads, opaque,
             )
             continue
-        for ref in filter(None, map(index.lookup_class, parameter.annotation)):
-            if _judged_from_annotation(index, ref):
-                reads, opaque = _reads(index, function, name)
-                yield StaticUse(
-                    path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
-                    ref, reads, opaque,
-                )
+        for ref in index.annotated_classes(parameter):
+            reads, opaque = _reads(index, function, name)
+            yield StaticUse(
+                path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
+                ref, reads, opaque,
+            )
 
 
 def _callees(index: Index, path: str, call: f.Value, direct, methods, immediate):

@@ -58,12 +58,13 @@ class Workspace:
     def build(self) -> Analysis:
         files = [os.path.abspath(path) for path in python_files(self.project.root, self.config.is_excluded)]
         known = set(files)
+        # A stub beside its module describes the same module: the module speaks for it.
+        files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
         files += [path for path in dict.fromkeys([*self.checked, *self.texts]) if path not in known]
         self._load([path for path in files if may_have_findings(self.text(path))])
-        names = self._transformed_names()
-        if names:
-            mentions = re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, names))))
-            self._load([path for path in files if path not in self.facts and mentions.search(self.text(path))])
+        callers = self._callers_pattern()
+        if callers is not None:
+            self._load([path for path in files if path not in self.facts and callers.search(self.text(path))])
         analysis = Analysis(Index(self.facts.values()))
         for _ in range(_MAX_WAVES):
             analysis.judge_everything()
@@ -83,6 +84,18 @@ class Workspace:
                 self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
         return self.texts[path]
 
+    def syntax_error(self, path: str, shown_as: str | None = None) -> Finding | None:
+        """The file's JAX000 for a syntax error, Python's parser asked once per text."""
+        text = self.text(path)
+        if path in self.bad:
+            return self.bad[path]
+        if self.cache.known_valid(text):
+            return None
+        problem = syntax_error_of(text, shown_as or display_path(path))
+        if problem is None:
+            self.cache.mark_valid(text)
+        return problem
+
     def _load(self, paths: list[str]) -> None:
         """Facts for each path: from the cache, else parsed (in a pool for many files)."""
         pending = []
@@ -92,7 +105,7 @@ class Workspace:
             text = self.text(path)
             if path in self.bad:
                 continue
-            syntax_error = syntax_error_of(text, display_path(path))
+            syntax_error = self.syntax_error(path)
             if syntax_error is not None:
                 self.bad[path] = syntax_error
                 continue
@@ -119,17 +132,24 @@ class Workspace:
                 if internal:
                     self.internal_errors.add(path)
 
-    def _transformed_names(self) -> set[str]:
-        """The names the transformed functions are called by: defs and aliases."""
-        names = set()
+    def _callers_pattern(self) -> re.Pattern[str] | None:
+        """Text that a module calling a transformed function from another module
+        must hold: an import of its name, or `module.name`."""
+        names, modules = set(), set()
         for module in self.facts.values():
             for function in module.functions:
-                if any(application(decorator) for decorator in function.decorators):
+                if not function.is_instance_method and any(map(application, function.decorators)):
                     names.add(function.name)
+                    modules.add(module.module.rpartition(".")[2])
             for binding in module.bindings:
-                if application(binding.value) is not None:
-                    names.add(binding.ref.rpartition(":")[2].rpartition(".")[2])
-        return names
+                if ":" not in binding.ref and application(binding.value) is not None:
+                    names.add(binding.ref.rpartition(".")[2])
+                    modules.add(module.module.rpartition(".")[2])
+        if not names:
+            return None
+        name = "(?:%s)" % "|".join(sorted(map(re.escape, names)))
+        module = "(?:%s)" % "|".join(sorted(map(re.escape, modules)))
+        return re.compile(rf"\bimport\b[^\n]*\b{name}\b|\bimport\s*\([^)]*\b{name}\b|\b{module}\.{name}\b")
 
     def _modules_for(self, refs) -> list[str]:
         """The project files that define the modules the missing refs live in."""

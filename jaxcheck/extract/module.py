@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 import libcst as cst
 
@@ -25,6 +26,7 @@ _TYPING_WRAPPERS = frozenset(
 )
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
+_DEPTH = 2
 
 
 def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
@@ -47,7 +49,7 @@ class _Extractor:
         self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool]]] = {}
         self.returns: dict[str, list[f.Value]] = {}
         self.raising: set[str] = set()
-        self._values: dict[int, f.Value] = {}
+        self._values: dict[tuple[int, int], f.Value] = {}
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -322,15 +324,24 @@ class _Extractor:
                 written = value.args[2] if len(value.args) > 2 else None
                 self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
 
-    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset()) -> f.Value:
+    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset(), depth: int = 0) -> f.Value:
         """The Value of an expression; names in `shadowed` (lambda parameters,
-        comprehension variables) are not the scope's and stay unknown."""
-        known = self._values.get(id(node))
+        comprehension variables) are not the scope's and stay unknown.
+
+        Values nest `_DEPTH` levels deep (`f(g(x))` keeps `g` but not its `x`):
+        every call is recorded at the top level anyway, and rules look no deeper.
+        """
+        depth = min(depth, _DEPTH)
+        key = (id(node), depth)
+        known = self._values.get(key)
         if known is None:
-            known = self._values[id(node)] = self._value(node, scope, shadowed)
+            known = self._value(node, scope, shadowed, depth)
+            if depth == _DEPTH and (known.args or known.keywords or known.func):
+                known = replace(known, args=(), keywords=(), func=None)
+            self._values[key] = known
         return known
 
-    def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str]) -> f.Value:
+    def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
         if isinstance(node, cst.Name) and node.value in _CONSTANTS:
             return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
@@ -340,13 +351,13 @@ class _Extractor:
                 return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
             return f.Value(f.OTHER, location)
         if isinstance(node, cst.Call):
-            return self._call_value(node, scope, location, shadowed)
+            return self._call_value(node, scope, location, shadowed, depth)
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
             return f.Value(f.CONSTANT, location, literal=_literal(node.value))
         if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
             return f.Value(f.CONSTANT, location)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            operand = self.value(node.expression, scope, shadowed)
+            operand = self.value(node.expression, scope, shadowed, depth + 1)
             if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
                 return f.Value(f.CONSTANT, location, literal=-operand.literal)
             return f.Value(f.OTHER, location)
@@ -355,7 +366,7 @@ class _Extractor:
             elements = tuple(
                 f.Value(f.OTHER, self.location(element), ref="*")
                 if isinstance(element, cst.StarredElement)
-                else self.value(element.value, scope, shadowed)
+                else self.value(element.value, scope, shadowed, depth + 1)
                 for element in node.elements
             )
             literal = None
@@ -371,13 +382,15 @@ class _Extractor:
         if isinstance(node, cst.Lambda):
             return f.Value(f.LAMBDA, location)
         if isinstance(node, cst.NamedExpr):
-            return self.value(node.value, scope, shadowed)
+            return self.value(node.value, scope, shadowed, depth)
         if isinstance(node, cst.BinaryOperation):
-            operands = (self.value(node.left, scope, shadowed), self.value(node.right, scope, shadowed))
+            operands = (self.value(node.left, scope, shadowed, depth + 1), self.value(node.right, scope, shadowed, depth + 1))
             return f.Value(f.OTHER, location, args=operands)
         return f.Value(f.OTHER, location)
 
-    def _call_value(self, node: cst.Call, scope: Scope, location: f.Location, shadowed: frozenset[str]) -> f.Value:
+    def _call_value(
+        self, node: cst.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
         callee = dotted_name(node.func)
         if callee is not None and callee.partition(".")[0] in shadowed:
             callee = None
@@ -392,14 +405,14 @@ class _Extractor:
             if arg.star == "*":
                 args.append(f.Value(f.OTHER, self.location(arg), ref="*"))
             elif arg.star == "**":
-                keywords.append(("**", self.value(arg.value, scope, shadowed)))
+                keywords.append(("**", self.value(arg.value, scope, shadowed, depth + 1)))
             elif arg.keyword is not None:
-                keywords.append((arg.keyword.value, self.value(arg.value, scope, shadowed)))
+                keywords.append((arg.keyword.value, self.value(arg.value, scope, shadowed, depth + 1)))
             else:
-                args.append(self.value(arg.value, scope, shadowed))
+                args.append(self.value(arg.value, scope, shadowed, depth + 1))
         func = None
         if callee is None and isinstance(node.func, cst.Call):
-            func = self.value(node.func, scope, shadowed)
+            func = self.value(node.func, scope, shadowed, depth + 1)
         return f.Value(f.CALL, location, ref, tuple(args), tuple(keywords), func=func)
 
     def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[str, ...]:
