@@ -18,6 +18,7 @@ import tempfile
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
+from jaxcheck.findings import Finding
 
 FORMAT = 2
 
@@ -74,6 +75,38 @@ class FactsCache:
             pass
         _remove(path)  # corrupt or foreign: never trusted
         return None
+
+    def load_results(self, fingerprint: str) -> dict | None:
+        """The findings of a project whose files have not changed since they were stored."""
+        if self.folder is None:
+            return None
+        try:
+            with open(os.path.join(self.folder, "results.json"), encoding="utf-8") as handle:
+                entry = json.load(handle)
+            if entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
+                return {
+                    path: ([Finding(shown, line, column, code, message) for shown, line, column, code, message in found], failed)
+                    for path, (found, failed) in entry["results"].items()
+                }
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+            pass
+        _remove(os.path.join(self.folder, "results.json"))
+        return None
+
+    def store_results(self, fingerprint: str, results: dict) -> None:
+        if self.folder is None:
+            return
+        encoded = {
+            path: ([[x.path, x.line, x.column, x.code, x.message] for x in found], failed)
+            for path, (found, failed) in results.items()
+        }
+        entry = {"format": FORMAT, "fingerprint": fingerprint, "results": encoded}
+        try:
+            _write_atomic(os.path.join(self.folder, "results.json"), json.dumps(entry))
+        except (OSError, ValueError):
+            pass
 
     def known_valid(self, text: str) -> bool:
         """Whether this text passed Python's parser in an earlier run."""
@@ -143,19 +176,35 @@ def _location(raw) -> f.Location:
     return f.Location(raw[0], raw[1])
 
 
+_VALUE_FIELDS = tuple(field.name for field in dataclasses.fields(f.Value))
+_LOCATION_FIELDS = tuple(field.name for field in dataclasses.fields(f.Location))
+
+
 def _value(raw) -> f.Value:
+    # Values are most of an entry. A frozen dataclass's __init__ sets each field
+    # through object.__setattr__; filling the instance dict directly builds the
+    # same object (same fields, ==, hash) several times faster.
     literal = raw[5]
     if type(literal) is dict:
         literal = ast.literal_eval(literal["r"])
-    return f.Value(
-        raw[0],
-        f.Location(*raw[1]),
-        raw[2],
-        tuple(map(_value, raw[3])),
-        tuple((key, _value(item)) for key, item in raw[4]),
-        literal,
-        _value(raw[6]) if raw[6] is not None else None,
+    location = object.__new__(f.Location)
+    location.__dict__.update(zip(_LOCATION_FIELDS, raw[1]))
+    value = object.__new__(f.Value)
+    value.__dict__.update(
+        zip(
+            _VALUE_FIELDS,
+            (
+                raw[0],
+                location,
+                raw[2],
+                tuple(map(_value, raw[3])) if raw[3] else (),
+                tuple((key, _value(item)) for key, item in raw[4]) if raw[4] else (),
+                literal,
+                _value(raw[6]) if raw[6] is not None else None,
+            ),
+        )
     )
+    return value
 
 
 def _function(raw) -> f.FunctionFacts:

@@ -56,24 +56,53 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
     for project, (config, files) in groups.items():
         cache = FactsCache(project.cache_folder if use_cache else None)
         workspace = Workspace(project, config, cache, jobs, checked=files)
-        analysis = workspace.build()
+        results = project_results(workspace)
         for file in files:
-            findings, failed = findings_in(workspace, analysis, file)
-            display = [Finding(file, *finding_fields(finding)) for finding in findings]
+            findings, failed = file_findings(workspace, results, file)
             text = workspace.text(os.path.abspath(file))
-            result.findings.extend(_filtered(display, text, file, config, honour_noqa=True))
+            result.findings.extend(_filtered(findings, text, file, config, honour_noqa=True))
             result.internal_errors += failed
         cache.save()
     return result
 
 
-_WORKSPACES: dict = {}  # project root -> (workspace, analysis, file stamps), for flake8
+def project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
+    """The findings of every project file that has rule findings or a JAX000, by
+    absolute path: from the cache when no file has changed since, else judged."""
+    files = workspace.files()
+    fingerprint = workspace.fingerprint(files)
+    results = workspace.cache.load_results(fingerprint)
+    if results is None:
+        analysis = workspace.build(files)
+        results = {}
+        for path in workspace.bad:
+            results[path] = [workspace.bad[path]], path in workspace.internal_errors
+        for path, module in workspace.facts.items():
+            findings, failed = _rule_findings(module, analysis)
+            if findings or failed:
+                results[path] = findings, failed
+        workspace.cache.store_results(fingerprint, results)
+    return results
+
+
+def file_findings(workspace, results: dict, file: str) -> tuple[list[Finding], bool]:
+    """One file's findings, spelled with the path as the user gave it."""
+    path = os.path.abspath(file)
+    if path in results:
+        findings, failed = results[path]
+    else:
+        problem = workspace.syntax_error(path, file)
+        findings, failed = ([problem] if problem else []), False
+    return [Finding(file, *finding_fields(finding)) for finding in findings], failed
+
+
+_WORKSPACES: dict = {}  # project root -> (workspace, results, file stamps), for flake8
 
 
 def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Finding], bool]:
     """For flake8: one file's findings with its project around it, `# noqa` left to flake8.
 
-    The project is gathered once per process, from the cache when it is warm,
+    The project is judged once per process, from the cache when it is warm,
     and again when the file's text or a file its analysis read has changed.
     """
     from jaxcheck.workspace import Workspace
@@ -83,11 +112,11 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     entry = _WORKSPACES.get(project.root)
     if entry is None or entry[0].texts.get(absolute) != text or entry[2] != _stamps(entry[0].facts):
         workspace = Workspace(project, config, FactsCache(project.cache_folder), texts={absolute: text})
-        analysis = workspace.build()
-        entry = _WORKSPACES[project.root] = (workspace, analysis, _stamps(workspace.facts))
-    workspace, analysis, _ = entry
-    findings, failed = findings_in(workspace, analysis, path)
-    findings = [Finding(path, *finding_fields(finding)) for finding in findings]
+        results = project_results(workspace)
+        workspace.cache.save()
+        entry = _WORKSPACES[project.root] = (workspace, results, _stamps(workspace.facts))
+    workspace, results, _ = entry
+    findings, failed = file_findings(workspace, results, path)
     return _filtered(findings, text, path, config, honour_noqa=False), failed
 
 
@@ -104,18 +133,6 @@ def _stamps(facts: dict) -> dict:
 
 def finding_fields(finding: Finding) -> tuple:
     return finding.line, finding.column, finding.code, finding.message
-
-
-def findings_in(workspace, analysis, file: str) -> tuple[list[Finding], bool]:
-    """The findings located in one file of a built workspace, and whether jaxcheck failed on it."""
-    path = os.path.abspath(file)
-    if path in workspace.bad:
-        return [workspace.bad[path]], path in workspace.internal_errors
-    module = workspace.facts.get(path)
-    if module is None:
-        problem = workspace.syntax_error(path, file)
-        return ([problem] if problem else []), False
-    return _rule_findings(module, analysis)
 
 
 def _rule_findings(module: f.ModuleFacts, analysis) -> tuple[list[Finding], bool]:

@@ -17,6 +17,7 @@ def may_have_findings(text: str) -> bool:
 
 
 def may_hold_findings_of_project(text: str) -> bool:
-    """Whether the file can hold any finding once its project is considered:
-    a static use, or a class that a static use elsewhere names."""
-    return may_have_findings(text) or "class" in text
+    """Whether the file can hold any finding once its project is considered: a
+    static use, a class that a static use elsewhere names, or a call of a
+    function transformed in another module (which it must import)."""
+    return may_have_findings(text) or "class" in text or "import" in text

@@ -11,11 +11,13 @@ cache when the file is unchanged.
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
+from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.cache import FactsCache, cache_key
@@ -55,12 +57,28 @@ class Workspace:
         self.internal_errors: set[str] = set()
         self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
 
-    def build(self) -> Analysis:
+    def files(self) -> list[str]:
+        """Every Python file of the project, and the files named or given besides."""
         files = [os.path.abspath(path) for path in python_files(self.project.root, self.config.is_excluded)]
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
-        files += [path for path in dict.fromkeys([*self.checked, *self.texts]) if path not in known]
+        return files + [path for path in dict.fromkeys([*self.checked, *self.texts]) if path not in known]
+
+    def fingerprint(self, files: list[str]) -> str:
+        """Changes when anything the project's findings depend on changes: a
+        file's text, the set of files, jaxcheck, or the folder messages are relative to.
+
+        Excluded files count too: a class or base they define is still read.
+        """
+        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}".encode())
+        everything = [os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)]
+        for path in dict.fromkeys([*files, *everything]):
+            digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
+            digest.update(hashlib.sha256(self.text(path).encode("utf-8", "surrogatepass")).digest())
+        return digest.hexdigest()
+
+    def build(self, files: list[str]) -> Analysis:
         self._load([path for path in files if may_have_findings(self.text(path))])
         callers = self._callers_pattern()
         if callers is not None:
@@ -164,6 +182,10 @@ class Workspace:
                         wanted.append(path)
                     break
         return wanted
+
+
+def _nothing_excluded(path: str, is_dir: bool) -> bool:
+    return False
 
 
 def syntax_error_of(text: str, path: str) -> Finding | None:

@@ -74,14 +74,14 @@ def test_parameter_shadows_an_import():
 @pytest.mark.parametrize(
     "src, module, is_package, ref",
     [
-        ("from .settings import Config\nConfig()\n", "pkg.m", False, "pkg.settings.Config"),
-        ("from .settings import Config\nConfig()\n", "pkg", True, "pkg.settings.Config"),
-        ("from . import sibling\nsibling.g()\n", "pkg.m", False, "pkg.sibling.g"),
-        ("from .. import x\nx()\n", "pkg.sub", True, "pkg.x"),
-        ("from . import y\ny()\n", "pkg.sub", True, "pkg.sub.y"),
-        ("from ..base import Base\nBase()\n", "pkg.sub.m", False, "pkg.base.Base"),
-        ("from ...top import T as U\nU()\n", "a.b.c.m", False, "a.top.T"),
-        ("from .settings import Config as C\nC()\n", "pkg.sub.m", False, "pkg.sub.settings.Config"),
+        ("from .settings import Config\nConfig(1)\n", "pkg.m", False, "pkg.settings.Config"),
+        ("from .settings import Config\nConfig(1)\n", "pkg", True, "pkg.settings.Config"),
+        ("from . import sibling\nsibling.g(1)\n", "pkg.m", False, "pkg.sibling.g"),
+        ("from .. import x\nx(1)\n", "pkg.sub", True, "pkg.x"),
+        ("from . import y\ny(1)\n", "pkg.sub", True, "pkg.sub.y"),
+        ("from ..base import Base\nBase(1)\n", "pkg.sub.m", False, "pkg.base.Base"),
+        ("from ...top import T as U\nU(1)\n", "a.b.c.m", False, "a.top.T"),
+        ("from .settings import Config as C\nC(1)\n", "pkg.sub.m", False, "pkg.sub.settings.Config"),
     ],
 )
 def test_relative_imports(src, module, is_package, ref):
@@ -91,9 +91,9 @@ def test_relative_imports(src, module, is_package, ref):
 @pytest.mark.parametrize(
     "src, module, is_package, wrong",
     [
-        ("from .. import x\nx()\n", "pkg", True, "x"),
-        ("from ..base import Base\nBase()\n", "pkg.m", False, "base.Base"),
-        ("from . import x\nx()\n", "m", False, "x"),
+        ("from .. import x\nx(1)\n", "pkg", True, "x"),
+        ("from ..base import Base\nBase(1)\n", "pkg.m", False, "base.Base"),
+        ("from . import x\nx(1)\n", "m", False, "x"),
     ],
 )
 def test_relative_import_above_the_top_level_is_not_resolved(src, module, is_package, wrong):
@@ -133,21 +133,29 @@ def test_local_refs():
 def test_builtins_and_shadowed_builtins():
     module = facts(
         """
-        list()
-        dict()
+        a = list()
+        b = dict()
         def f():
-            set()
+            c = set()
         tuple = make
-        tuple()
+        d = tuple()
         """
     )
-    assert call_refs(module) == ["builtins.list", "builtins.dict", "builtins.set", "pkg.m.tuple"]
+    refs = [b.value.ref for b in module.bindings if b.value.kind == f.CALL]
+    assert refs == ["builtins.list", "builtins.dict", "builtins.set", "pkg.m.tuple"]
+
+
+def test_calls_that_cannot_pass_a_static_value_are_not_kept():
+    # Without arguments nothing is passed; a builtin is never a transformed function.
+    module = facts("list([1])\nprint(2)\nmake()\nmake(3)\n")
+    assert call_refs(module) == ["pkg.m.make"]
 
 
 def test_global_statement_binds_in_the_module():
     module = facts("cfg = None\ndef f():\n    global cfg\n    cfg = list()\n    cfg.append(1)\n")
     assert [b.ref for b in module.bindings] == ["pkg.m.cfg", "pkg.m.cfg"]
-    assert call_refs(module) == ["builtins.list", "pkg.m.cfg.append"]
+    assert call_refs(module) == ["pkg.m.cfg.append"]
+    assert module.bindings[1].value.ref == "builtins.list"
 
 
 def test_nonlocal_statement_binds_in_the_enclosing_function():

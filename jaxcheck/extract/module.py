@@ -26,7 +26,6 @@ _TYPING_WRAPPERS = frozenset(
 )
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
-_DEPTH = 2
 
 
 def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
@@ -316,7 +315,10 @@ class _Extractor:
     def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str]) -> None:
         value = self.value(node, scope, shadowed)
         function = self._function_of(scope)
-        self.calls.append((function, value))
+        # A call without arguments passes nothing static, and a builtin is never
+        # a transformed function: neither is worth keeping.
+        if (value.args or value.keywords) and not value.ref.startswith("builtins."):
+            self.calls.append((function, value))
         if value.ref in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
             target, attribute = value.args[0], value.args[1]
             if target.kind == f.NAME:
@@ -324,22 +326,35 @@ class _Extractor:
                 written = value.args[2] if len(value.args) > 2 else None
                 self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
 
-    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset(), depth: int = 0) -> f.Value:
+    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset(), depth: int | None = None) -> f.Value:
         """The Value of an expression; names in `shadowed` (lambda parameters,
         comprehension variables) are not the scope's and stay unknown.
 
-        Values nest `_DEPTH` levels deep (`f(g(x))` keeps `g` but not its `x`):
-        every call is recorded at the top level anyway, and rules look no deeper.
+        A Value keeps its arguments one level deep (`f(g(x))` keeps `g` but not
+        its `x`): every call is recorded at the top level anyway, and rules look
+        no deeper, except into the calls that build a transform
+        (`partial(jit, ...)(fn)`), kept two levels deep. `depth` is how many
+        levels of arguments are still kept.
         """
-        depth = min(depth, _DEPTH)
+        if depth is None:
+            depth = 2 if self._builds_transform(node, scope) else 1
+        depth = max(depth, 0)
         key = (id(node), depth)
         known = self._values.get(key)
         if known is None:
             known = self._value(node, scope, shadowed, depth)
-            if depth == _DEPTH and (known.args or known.keywords or known.func):
+            if depth == 0 and (known.args or known.keywords or known.func):
                 known = replace(known, args=(), keywords=(), func=None)
             self._values[key] = known
         return known
+
+    def _builds_transform(self, node: cst.CSTNode, scope: Scope) -> bool:
+        if not isinstance(node, cst.Call):
+            return False
+        if isinstance(node.func, cst.Call):
+            return True
+        callee = dotted_name(node.func)
+        return callee is not None and scope.resolve_dotted(callee) == "functools.partial"
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -357,7 +372,7 @@ class _Extractor:
         if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
             return f.Value(f.CONSTANT, location)
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            operand = self.value(node.expression, scope, shadowed, depth + 1)
+            operand = self.value(node.expression, scope, shadowed, depth - 1)
             if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
                 return f.Value(f.CONSTANT, location, literal=-operand.literal)
             return f.Value(f.OTHER, location)
@@ -366,7 +381,7 @@ class _Extractor:
             elements = tuple(
                 f.Value(f.OTHER, self.location(element), ref="*")
                 if isinstance(element, cst.StarredElement)
-                else self.value(element.value, scope, shadowed, depth + 1)
+                else self.value(element.value, scope, shadowed, depth - 1)
                 for element in node.elements
             )
             literal = None
@@ -384,7 +399,7 @@ class _Extractor:
         if isinstance(node, cst.NamedExpr):
             return self.value(node.value, scope, shadowed, depth)
         if isinstance(node, cst.BinaryOperation):
-            operands = (self.value(node.left, scope, shadowed, depth + 1), self.value(node.right, scope, shadowed, depth + 1))
+            operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
             return f.Value(f.OTHER, location, args=operands)
         return f.Value(f.OTHER, location)
 
@@ -405,14 +420,14 @@ class _Extractor:
             if arg.star == "*":
                 args.append(f.Value(f.OTHER, self.location(arg), ref="*"))
             elif arg.star == "**":
-                keywords.append(("**", self.value(arg.value, scope, shadowed, depth + 1)))
+                keywords.append(("**", self.value(arg.value, scope, shadowed, depth - 1)))
             elif arg.keyword is not None:
-                keywords.append((arg.keyword.value, self.value(arg.value, scope, shadowed, depth + 1)))
+                keywords.append((arg.keyword.value, self.value(arg.value, scope, shadowed, depth - 1)))
             else:
-                args.append(self.value(arg.value, scope, shadowed, depth + 1))
+                args.append(self.value(arg.value, scope, shadowed, depth - 1))
         func = None
         if callee is None and isinstance(node.func, cst.Call):
-            func = self.value(node.func, scope, shadowed, depth + 1)
+            func = self.value(node.func, scope, shadowed, depth - 1)
         return f.Value(f.CALL, location, ref, tuple(args), tuple(keywords), func=func)
 
     def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[str, ...]:

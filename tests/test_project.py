@@ -1,0 +1,1221 @@
+"""Whole-project analysis (issue 3), as a user meets it: real `jaxcheck check`
+and real `flake8 --select JAX` in subprocesses, on small projects in tmp_path.
+
+Each project has a `pyproject.toml`, so its root is tmp_path and its cache is
+`tmp_path/.jaxcheck_cache`. A class defined in one module and passed static in
+another is judged with its own module's facts and reported in its own module
+(SPEC 3, location rule); the message names the static use as `path:line`,
+relative to the working folder. Expectations are exact (path, line, column,
+code) sets, and the findings of the CLI and of flake8 are compared whole
+(path, line, column, code, message), after dropping the `./` that
+`jaxcheck check .` puts in front of paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, text_findings, write
+from jaxcheck import __version__
+
+CACHE = ".jaxcheck_cache"
+PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n'
+
+# --- the sample project: settings.py defines the class, integrate.py passes it static ---------
+
+SETTINGS = """\
+class Settings:
+    def __init__(self, steps):
+        self.steps = steps
+"""
+
+FROZEN_SETTINGS = """\
+import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    steps: int
+"""
+
+INTEGRATE = """\
+from functools import partial
+
+import jax
+
+from pkg.settings import Settings
+
+
+@partial(jax.jit, static_argnums=1)
+def integrate(x, settings: Settings):
+    return x * settings.steps
+"""
+USE = "@partial(jax.jit"  # the static use: the transform's application
+MUTABLE = ("JAX101", "JAX102")  # a plain class: mutable, and hashes by identity
+
+SAMPLE = {
+    "pkg/__init__.py": "",
+    "pkg/settings.py": SETTINGS,
+    "pkg/integrate.py": INTEGRATE,
+}
+
+
+def make(root: Path, files: dict[str, str]) -> Path:
+    """A project at `root`: a pyproject.toml (so `root` is the project root) and `files`."""
+    write(root, "pyproject.toml", PYPROJECT)
+    for relative, content in files.items():
+        write(root, relative, content)
+    return root
+
+
+def norm(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _findings(completed: subprocess.CompletedProcess, pattern) -> list[tuple[str, int, int, str, str]]:
+    assert "Traceback" not in completed.stderr, completed.stderr
+    assert "PluginExecutionFailed" not in completed.stderr + completed.stdout, completed.stderr
+    assert "JAX000" not in completed.stdout, completed.stdout
+    found = [(norm(path), *rest) for path, *rest in text_findings(completed.stdout, pattern)]
+    assert completed.returncode == (1 if found else 0), (completed.returncode, completed.stdout, completed.stderr)
+    return sorted(set(found))
+
+
+def cli(root: Path, *args: str) -> list[tuple[str, int, int, str, str]]:
+    """`jaxcheck check args...` in `root`: its findings, `./` dropped from paths."""
+    return _findings(jaxcheck_run("check", *args, cwd=root), TEXT_LINE)
+
+
+def flake8(root: Path, *args: str) -> list[tuple[str, int, int, str, str]]:
+    """`flake8 --select JAX args...` in `root`: its findings, `./` dropped from paths."""
+    return _findings(flake8_run(*args, cwd=root), FLAKE8_LINE)
+
+
+def where(findings) -> set[tuple[str, int, int, str]]:
+    return {finding[:4] for finding in findings}
+
+
+def at(path: str, line: int, codes=MUTABLE, column: int = 1) -> set[tuple[str, int, int, str]]:
+    return {(path, line, column, code) for code in codes}
+
+
+def assert_names_use(findings, use: str, cls: str = "Settings") -> None:
+    """Every finding names the class and the static use as `path:line` (`use` is that,
+    or a `path:` whose line is left open)."""
+    assert findings
+    pattern = re.escape(use) + (r"(?!\d)" if use[-1].isdigit() else r"\d+\b")
+    for finding in findings:
+        message = finding[4]
+        assert f"`{cls}`" in message, message
+        assert re.search(pattern, message), (use, message)
+
+
+def cache_entries(root: Path) -> dict[str, str]:
+    return {path.name: path.read_text(encoding="utf-8", errors="replace") for path in (root / CACHE).glob("*.json")}
+
+
+def tree(root: Path) -> dict[str, str]:
+    """Every file below `root` outside the cache, with a digest of its content."""
+    listing = {}
+    for folder, folders, files in os.walk(root):
+        folders[:] = [name for name in folders if name != CACHE]
+        for name in files:
+            path = Path(folder, name)
+            listing[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return listing
+
+
+# --- 1. settings/integrate: same findings three ways ------------------------------------------------
+
+
+def test_settings_integrate_same_findings_from_cli_flake8_and_flake8_on_one_file(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    use = f"pkg/integrate.py:{line_of(INTEGRATE, USE)}"
+    expected = at("pkg/settings.py", 1)
+
+    cold_package = flake8(tmp_path, "pkg")  # flake8 first, from a cold cache
+    assert where(cold_package) == expected
+    assert_names_use(cold_package, use)
+    shutil.rmtree(tmp_path / CACHE)
+
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == expected
+    assert_names_use(by_cli, use)
+    assert by_cli == cold_package
+    assert (tmp_path / CACHE).is_dir()
+
+    assert flake8(tmp_path, "pkg") == by_cli  # warm
+    assert flake8(tmp_path, "pkg/settings.py") == by_cli  # one file, once the index exists
+    assert cli(tmp_path, "pkg/settings.py") == by_cli
+
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/settings.py") == by_cli  # one file, cold
+    shutil.rmtree(tmp_path / CACHE)
+    assert cli(tmp_path, "--no-cache", "pkg/settings.py") == by_cli
+    assert not (tmp_path / CACHE).exists()
+    # The file with the use has no finding of its own.
+    assert cli(tmp_path, "pkg/integrate.py") == []
+    assert flake8(tmp_path, "pkg/integrate.py") == []
+
+
+DRIVER = """\
+from pkg.integrate import integrate
+from pkg.settings import Settings
+
+first = integrate(1.0, Settings(3))
+"""
+
+
+def test_use_by_a_call_site_in_a_third_module(tmp_path: Path) -> None:
+    # The static parameter is not annotated: the class is found from a call in another module.
+    integrate = INTEGRATE.replace("settings: Settings", "settings").replace("from pkg.settings import Settings\n", "")
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/settings.py": SETTINGS, "pkg/integrate.py": integrate, "pkg/driver.py": DRIVER})
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/settings.py", 1)
+    assert_names_use(by_cli, f"pkg/driver.py:{line_of(DRIVER, 'first =')}")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/settings.py") == by_cli
+
+
+def test_use_is_named_relative_to_the_working_folder(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    line = line_of(INTEGRATE, USE)
+    from_root = cli(tmp_path, ".")
+    assert_names_use(from_root, f"pkg/integrate.py:{line}")
+    from_package = cli(tmp_path / "pkg", ".")  # the cache's results were stored for another folder
+    assert where(from_package) == at("settings.py", 1)
+    assert_names_use(from_package, f"integrate.py:{line}")
+    assert not any("pkg/integrate.py" in finding[4] for finding in from_package)
+    assert flake8(tmp_path / "pkg", "settings.py") == from_package
+    assert cli(tmp_path, ".") == from_root
+    # From the folder above the project, every path (the use's too) starts with the project's folder.
+    name = tmp_path.name
+    from_above = cli(tmp_path.parent, f"{name}/pkg/settings.py")
+    assert where(from_above) == at(f"{name}/pkg/settings.py", 1)
+    assert_names_use(from_above, f"{name}/pkg/integrate.py:{line}")
+    assert flake8(tmp_path.parent, f"{name}/pkg/settings.py") == from_above
+
+
+# --- 2. layouts and imports --------------------------------------------------------------------------
+
+# Each case: files, the file defining the mutable class, the file holding the static use.
+LAYOUTS = {
+    "src_layout": (
+        {"src/pkg/__init__.py": "", "src/pkg/settings.py": SETTINGS, "src/pkg/integrate.py": INTEGRATE},
+        "src/pkg/settings.py",
+        "src/pkg/integrate.py",
+    ),
+    "src_layout_namespace_package": (
+        {"src/pkg/settings.py": SETTINGS, "src/pkg/integrate.py": INTEGRATE},
+        "src/pkg/settings.py",
+        "src/pkg/integrate.py",
+    ),
+    "flat_namespace_package": (
+        {"pkg/settings.py": SETTINGS, "pkg/integrate.py": INTEGRATE},
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "relative_import": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/settings.py": SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import", "from .settings import"),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "relative_import_from_parent_package": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/core/__init__.py": "",
+            "pkg/core/settings.py": SETTINGS,
+            "pkg/solver/__init__.py": "",
+            "pkg/solver/integrate.py": INTEGRATE.replace("from pkg.settings import", "from ..core.settings import"),
+        },
+        "pkg/core/settings.py",
+        "pkg/solver/integrate.py",
+    ),
+    "relative_import_in_src_layout": (
+        {
+            "src/pkg/__init__.py": "",
+            "src/pkg/core/__init__.py": "",
+            "src/pkg/core/settings.py": SETTINGS,
+            "src/pkg/solver/__init__.py": "",
+            "src/pkg/solver/integrate.py": INTEGRATE.replace("from pkg.settings import", "from ..core.settings import"),
+        },
+        "src/pkg/core/settings.py",
+        "src/pkg/solver/integrate.py",
+    ),
+    "reexport_through_init": (
+        {
+            "pkg/__init__.py": "from .settings import Settings\n",
+            "pkg/settings.py": SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import", "from pkg import"),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "reexport_two_levels_src_layout": (
+        {
+            "src/pkg/__init__.py": "from .core import Settings\n",
+            "src/pkg/core/__init__.py": "from pkg.core.settings import Settings\n",
+            "src/pkg/core/settings.py": SETTINGS,
+            "src/pkg/integrate.py": INTEGRATE.replace("from pkg.settings import", "from pkg import"),
+        },
+        "src/pkg/core/settings.py",
+        "src/pkg/integrate.py",
+    ),
+    "reexport_as_package_attribute": (
+        {
+            "pkg/__init__.py": "from .settings import Settings\n",
+            "pkg/settings.py": SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import Settings", "import pkg").replace(
+                "settings: Settings", "settings: pkg.Settings"
+            ),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "alias": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/settings.py": SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("import Settings", "import Settings as Options").replace(
+                "settings: Settings", "settings: Options"
+            ),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "module_alias": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/settings.py": SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import Settings", "from pkg import settings as cfg").replace(
+                "settings: Settings", "settings: cfg.Settings"
+            ),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "import_cycle_use_in_importer": (
+        {
+            "pkg/__init__.py": "",
+            "pkg/settings.py": "import pkg.integrate\n\n\n" + SETTINGS,
+            "pkg/integrate.py": INTEGRATE,
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+    "import_cycle_through_init": (
+        {
+            "pkg/__init__.py": "from pkg.integrate import integrate\nfrom pkg.settings import Settings\n",
+            "pkg/settings.py": "from pkg import integrate\n\n\n" + SETTINGS,
+            "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import", "from pkg import"),
+        },
+        "pkg/settings.py",
+        "pkg/integrate.py",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAYOUTS))
+def test_layouts_and_imports(tmp_path: Path, case: str) -> None:
+    files, defining, using = LAYOUTS[case]
+    make(tmp_path, files)
+    line = line_of(files[defining], "class Settings")
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at(defining, line)
+    assert_names_use(by_cli, f"{using}:{line_of(files[using], USE)}")
+    top = defining.split("/")[0]
+    assert flake8(tmp_path, top) == by_cli
+    assert flake8(tmp_path, defining) == by_cli  # warm
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, defining) == by_cli  # cold
+    assert cli(tmp_path, "--no-cache", defining) == by_cli
+
+
+CYCLE_A = """\
+from functools import partial
+
+import jax
+
+from pkg.b import Options
+
+
+@partial(jax.jit, static_argnums=1)
+def run(x, options: Options):
+    return x * options.scale
+"""
+
+CYCLE_B = """\
+from pkg.a import run
+
+
+class Options:
+    def __init__(self, scale):
+        self.scale = scale
+
+
+def main():
+    return run(1.0, Options(2))
+"""
+
+
+def test_import_cycle_class_defined_in_the_module_that_imports_the_use(tmp_path: Path) -> None:
+    # a imports b for the class; b imports a for the function and calls it.
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": CYCLE_A, "pkg/b.py": CYCLE_B})
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/b.py", line_of(CYCLE_B, "class Options"))
+    for finding in by_cli:
+        assert "`Options`" in finding[4]
+        assert f"pkg/a.py:{line_of(CYCLE_A, USE)}" in finding[4] or f"pkg/b.py:{line_of(CYCLE_B, 'return run')}" in finding[4]
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/b.py") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/a.py") == []
+
+
+def test_reexport_cycle_that_never_defines_the_class_ends_clean(tmp_path: Path) -> None:
+    # `pkg.Settings` -> `pkg.b.Settings` -> `pkg.Settings` ...: nothing defines it, nothing is guessed.
+    files = {
+        "pkg/__init__.py": "from pkg.b import Settings\n",
+        "pkg/b.py": "from pkg import Settings\n",
+        "pkg/c.py": "from .d import Settings\n",
+        "pkg/d.py": "from .c import Settings\n",
+        "pkg/integrate.py": INTEGRATE.replace("from pkg.settings import", "from pkg import"),
+        "pkg/other.py": INTEGRATE.replace("from pkg.settings import", "from pkg.c import"),
+    }
+    make(tmp_path, files)
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+
+
+def test_cycle_of_bases_across_modules_ends(tmp_path: Path) -> None:
+    # class A(B) in a.py, class B(A) in b.py: Python would refuse it at import; jaxcheck must not loop.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from pkg.b import B\n\n\nclass A(B):\n    pass\n",
+        "pkg/b.py": "from pkg.a import A\n\n\nclass B(A):\n    pass\n\n\nclass C(B):\n    pass\n",
+        "pkg/use.py": USE_CONFIG.replace("from MODULE import Config", "from pkg.b import C as Config"),
+    }
+    make(tmp_path, files)
+    by_cli = cli(tmp_path, ".")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/b.py") == [x for x in by_cli if x[0] == "pkg/b.py"]
+
+
+MEMBERS = """\
+from dataclasses import dataclass
+
+
+class Settings:
+    def __init__(self, steps):
+        self.steps = steps
+
+    def bump(self):
+        self.steps += 1
+
+
+@dataclass
+class Plain:
+    steps: int
+"""
+
+MEMBERS_USE = """\
+from functools import partial
+
+import jax
+
+from pkg.settings import Plain, Settings
+
+
+@partial(jax.jit, static_argnums=1)
+def integrate(x, settings: Settings):
+    return x * settings.steps
+
+
+@partial(jax.jit, static_argnums=1)
+def plain(x, p: Plain):
+    return x * p.steps
+"""
+
+MEMBERS_DRIVER = """\
+from pkg.integrate import integrate, plain
+from pkg.settings import Plain, Settings
+
+s = Settings(2)
+first = integrate(1.0, s)
+second = plain(1.0, Plain(2))
+"""
+
+
+def test_member_at_fault_and_unhashable_class_are_located_in_the_class_module(tmp_path: Path) -> None:
+    # The mutation is a method of the class (JAX101 at it); a default @dataclass is unhashable (JAX106 at the class).
+    files = {"pkg/__init__.py": "", "pkg/settings.py": MEMBERS, "pkg/integrate.py": MEMBERS_USE, "pkg/driver.py": MEMBERS_DRIVER}
+    make(tmp_path, files)
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == {
+        ("pkg/settings.py", line_of(MEMBERS, "class Settings"), 1, "JAX102"),
+        ("pkg/settings.py", line_of(MEMBERS, "self.steps += 1"), 9, "JAX101"),
+        ("pkg/settings.py", line_of(MEMBERS, "class Plain"), 1, "JAX106"),
+    }
+    uses = {
+        "Settings": (f"pkg/driver.py:{line_of(MEMBERS_DRIVER, 'first =')}", f"pkg/integrate.py:{line_of(MEMBERS_USE, USE)}"),
+        "Plain": (
+            f"pkg/driver.py:{line_of(MEMBERS_DRIVER, 'second =')}",
+            f"pkg/integrate.py:{line_of(MEMBERS_USE, 'def plain') - 1}",
+        ),
+    }
+    for finding in by_cli:
+        cls = "Plain" if finding[3] == "JAX106" else "Settings"
+        assert f"`{cls}`" in finding[4]
+        assert any(re.search(re.escape(use) + r"(?!\d)", finding[4]) for use in uses[cls]), finding[4]
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/settings.py") == by_cli
+
+
+# --- 3. classes with the same name in different modules ----------------------------------------------
+
+FROZEN_CONFIG = """\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Config:
+    steps: int
+"""
+
+MUTABLE_CONFIG = """\
+class Config:
+    def __init__(self, steps):
+        self.steps = steps
+"""
+
+USE_CONFIG = """\
+from functools import partial
+
+import jax
+
+from MODULE import Config
+
+
+@partial(jax.jit, static_argnums=1)
+def run(x, config: Config):
+    return x * config.steps
+
+
+def main():
+    return run(1.0, Config(2))
+"""
+
+
+def same_name_project(frozen_module: str, mutable_module: str, used: str) -> dict[str, str]:
+    files = {"pkg/__init__.py": "", "pkg/one/__init__.py": "", "pkg/two/__init__.py": ""}
+    files[frozen_module.replace(".", "/") + ".py"] = FROZEN_CONFIG
+    files[mutable_module.replace(".", "/") + ".py"] = MUTABLE_CONFIG
+    files["pkg/use.py"] = USE_CONFIG.replace("MODULE", used)
+    return files
+
+
+@pytest.mark.parametrize(
+    "frozen_module, mutable_module",
+    [("pkg.a", "pkg.b"), ("pkg.b", "pkg.a"), ("pkg.one.config", "pkg.two.config"), ("pkg.two.config", "pkg.one.config")],
+)
+def test_same_name_frozen_class_used_static_mutable_one_never(tmp_path: Path, frozen_module, mutable_module) -> None:
+    make(tmp_path, same_name_project(frozen_module, mutable_module, used=frozen_module))
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, mutable_module.replace(".", "/") + ".py") == []
+
+
+@pytest.mark.parametrize(
+    "frozen_module, mutable_module",
+    [("pkg.a", "pkg.b"), ("pkg.b", "pkg.a"), ("pkg.one.config", "pkg.two.config"), ("pkg.two.config", "pkg.one.config")],
+)
+def test_same_name_mutable_class_used_static_frozen_one_never(tmp_path: Path, frozen_module, mutable_module) -> None:
+    make(tmp_path, same_name_project(frozen_module, mutable_module, used=mutable_module))
+    mutable_path = mutable_module.replace(".", "/") + ".py"
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at(mutable_path, 1)
+    assert_names_use(by_cli, "pkg/use.py:", cls="Config")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, mutable_path) == by_cli
+    assert flake8(tmp_path, frozen_module.replace(".", "/") + ".py") == []
+
+
+LOCAL_FROZEN_USE = """\
+from dataclasses import dataclass
+from functools import partial
+
+import jax
+
+from pkg.b import Config as OtherConfig
+
+
+@dataclass(frozen=True)
+class Config:
+    steps: int
+
+
+@partial(jax.jit, static_argnums=1)
+def run(x, config: Config):
+    return x * config.steps
+
+
+def main():
+    other = OtherConfig(3)
+    return run(1.0, Config(other.steps))
+"""
+
+
+def test_local_class_shadows_an_imported_one_of_the_same_name(tmp_path: Path) -> None:
+    # The module's own frozen Config is static; pkg.b's mutable Config is used, but never static.
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": LOCAL_FROZEN_USE, "pkg/b.py": MUTABLE_CONFIG})
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/b.py") == []
+
+
+# --- 4. inheritance across modules ---------------------------------------------------------------
+
+FROZEN_BASE = """\
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FrozenBase:
+    steps: int
+"""
+
+VALUE_BASE = """\
+class ValueBase:
+    __slots__ = ("steps",)
+
+    def __init__(self, steps):
+        object.__setattr__(self, "steps", steps)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("ValueBase is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("ValueBase is immutable")
+
+    def __hash__(self):
+        return hash((type(self), self.steps))
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.steps == other.steps
+"""
+
+MUTABLE_BASE = """\
+class MutableBase:
+    def __init__(self, steps):
+        self.steps = steps
+"""
+
+VALUE_HASHED_MUTABLE_BASE = """\
+class MutableBase:
+    def __init__(self, steps):
+        self.steps = steps
+
+    def __hash__(self):
+        return hash((type(self), self.steps))
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.steps == other.steps
+"""
+
+FROZEN_SUBCLASS = """\
+from dataclasses import dataclass
+
+from pkg.base import FrozenBase
+
+
+@dataclass(frozen=True)
+class Config(FrozenBase):
+    scale: float = 1.0
+"""
+
+PLAIN_SUBCLASS = """\
+from pkg.base import BASE
+
+
+class Config(BASE):
+    def doubled(self):
+        return 2 * self.steps
+"""
+
+USE_SUBCLASS = """\
+from functools import partial
+
+import jax
+
+from pkg.config import Config
+
+
+@partial(jax.jit, static_argnums=1)
+def run(x, config: Config):
+    return x * config.steps
+
+
+def main():
+    return run(1.0, Config(2))
+"""
+
+
+def inheritance_project(base: str, config: str) -> dict[str, str]:
+    return {"pkg/__init__.py": "", "pkg/base.py": base, "pkg/config.py": config, "pkg/use.py": USE_SUBCLASS}
+
+
+@pytest.mark.parametrize(
+    "base, config",
+    [
+        pytest.param(FROZEN_BASE, FROZEN_SUBCLASS, id="frozen_dataclass_subclass_of_frozen_base"),
+        pytest.param(FROZEN_BASE, PLAIN_SUBCLASS.replace("BASE", "FrozenBase"), id="plain_subclass_of_frozen_base"),
+        pytest.param(VALUE_BASE, PLAIN_SUBCLASS.replace("BASE", "ValueBase"), id="base_with_value_hash_and_blocked_setattr"),
+    ],
+)
+def test_immutable_base_in_another_module_counts(tmp_path: Path, base: str, config: str) -> None:
+    make(tmp_path, inheritance_project(base, config))
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/config.py") == []
+    assert flake8(tmp_path, "pkg/base.py") == []
+
+
+@pytest.mark.parametrize(
+    "base, codes",
+    [
+        pytest.param(MUTABLE_BASE, MUTABLE, id="plain_mutable_base"),
+        pytest.param(VALUE_HASHED_MUTABLE_BASE, ("JAX101",), id="value_hashed_but_mutable_base"),
+    ],
+)
+def test_mutable_base_in_another_module_is_reported_in_the_subclass_module(tmp_path: Path, base: str, codes) -> None:
+    config = PLAIN_SUBCLASS.replace("BASE", "MutableBase")
+    make(tmp_path, inheritance_project(base, config))
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/config.py", line_of(config, "class Config"), codes)
+    assert_names_use(by_cli, "pkg/use.py:", cls="Config")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/config.py") == by_cli
+    assert flake8(tmp_path, "pkg/base.py") == []
+
+
+SAME_NAME_BASES_USE = """\
+from functools import partial
+
+import jax
+
+from pkg.bad import Config as Bad
+from pkg.good import Config
+
+
+@partial(jax.jit, static_argnums=1)
+def run(x, config: Config):
+    return x * config.steps
+
+
+@jax.jit(static_argnums=0)
+def twice(bad: Bad):
+    return 2 * bad.steps
+"""
+
+
+MODULE_ATTRIBUTE_BASES = """\
+import pkg.base
+from pkg import base
+
+
+class Config(base.MutableBase):
+    def doubled(self):
+        return 2 * self.steps
+
+
+class Frozen(pkg.base.FrozenBase):
+    def doubled(self):
+        return 2 * self.steps
+"""
+
+MODULE_ATTRIBUTE_USE = """\
+from functools import partial
+
+import jax
+
+from pkg.config import Config, Frozen
+
+
+@partial(jax.jit, static_argnums=(1, 2))
+def run(x, config: Config, frozen: Frozen):
+    return x * config.steps * frozen.steps
+"""
+
+
+def test_bases_named_through_a_module(tmp_path: Path) -> None:
+    # `base.MutableBase` and `pkg.base.FrozenBase`: the base is named by a module attribute.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": MUTABLE_BASE + "\n\n" + FROZEN_BASE,
+        "pkg/config.py": MODULE_ATTRIBUTE_BASES,
+        "pkg/use.py": MODULE_ATTRIBUTE_USE,
+    }
+    make(tmp_path, files)
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/config.py", line_of(MODULE_ATTRIBUTE_BASES, "class Config"))
+    assert_names_use(by_cli, f"pkg/use.py:{line_of(MODULE_ATTRIBUTE_USE, USE)}", cls="Config")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/config.py") == by_cli
+
+
+def test_same_name_bases_in_two_modules_are_not_confused(tmp_path: Path) -> None:
+    # pkg.frozen.base.Base is a frozen dataclass, pkg.loose.base.Base a plain class.
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/frozen/__init__.py": "",
+        "pkg/frozen/base.py": FROZEN_BASE.replace("FrozenBase", "Base"),
+        "pkg/loose/__init__.py": "",
+        "pkg/loose/base.py": MUTABLE_BASE.replace("MutableBase", "Base"),
+        "pkg/good.py": PLAIN_SUBCLASS.replace("pkg.base import BASE", "pkg.frozen.base import Base").replace("BASE", "Base"),
+        "pkg/bad.py": PLAIN_SUBCLASS.replace("pkg.base import BASE", "pkg.loose.base import Base").replace("BASE", "Base"),
+        "pkg/use.py": SAME_NAME_BASES_USE,
+    }
+    make(tmp_path, files)
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/bad.py", line_of(files["pkg/bad.py"], "class Config"))
+    assert_names_use(by_cli, f"pkg/use.py:{line_of(SAME_NAME_BASES_USE, '@jax.jit(static_argnums=0)')}", cls="Config")
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/good.py") == []
+    assert flake8(tmp_path, "pkg/bad.py") == by_cli
+
+
+def test_base_reexported_through_a_package_and_a_chain_of_modules(tmp_path: Path) -> None:
+    mid = FROZEN_SUBCLASS.replace("class Config(FrozenBase)", "class Mid(FrozenBase)").replace(
+        "from pkg.base import FrozenBase", "from pkg import FrozenBase"
+    )
+    config = FROZEN_SUBCLASS.replace("class Config(FrozenBase)", "class Config(Mid)").replace(
+        "from pkg.base import FrozenBase", "from .mid import Mid"
+    ).replace("scale: float = 1.0", "offset: int = 0")
+    files = {
+        "pkg/__init__.py": "from pkg.base import FrozenBase\n",
+        "pkg/base.py": FROZEN_BASE,
+        "pkg/mid.py": mid,
+        "pkg/config.py": config,
+        "pkg/use.py": USE_SUBCLASS,
+    }
+    make(tmp_path, files)
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+    # The same chain with a mutable base at its root is reported at the static class.
+    files["pkg/base.py"] = MUTABLE_BASE.replace("MutableBase", "FrozenBase")
+    files["pkg/mid.py"] = PLAIN_SUBCLASS.replace("class Config(BASE)", "class Mid(FrozenBase)").replace(
+        "from pkg.base import BASE", "from pkg import FrozenBase"
+    )
+    files["pkg/config.py"] = PLAIN_SUBCLASS.replace("class Config(BASE)", "class Config(Mid)").replace(
+        "from pkg.base import BASE", "from .mid import Mid"
+    )
+    make(tmp_path, files)
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == at("pkg/config.py", line_of(files["pkg/config.py"], "class Config"))
+    assert flake8(tmp_path, "pkg") == by_cli
+
+
+# --- 5. the cache ---------------------------------------------------------------------------------
+
+
+def test_cache_is_ignored_by_git_and_a_warm_run_prints_the_same(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    first = jaxcheck_run("check", ".", cwd=tmp_path)
+    ignore = tmp_path / CACHE / ".gitignore"
+    assert ignore.is_file()
+    assert "*" in [line.strip() for line in ignore.read_text().splitlines()]
+    assert (tmp_path / CACHE / "results.json").is_file()
+    second = jaxcheck_run("check", ".", cwd=tmp_path)
+    assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+    assert first.returncode == 1
+    assert where(_findings(first, TEXT_LINE)) == at("pkg/settings.py", 1)
+    assert not list((tmp_path / CACHE).glob(".tmp-*"))  # no half-written entry left behind
+
+
+def test_stale_cache_after_editing_the_class(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    assert where(bug) == at("pkg/settings.py", 1)
+    write(tmp_path, "pkg/settings.py", FROZEN_SETTINGS)
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg/settings.py") == []
+    write(tmp_path, "pkg/settings.py", SETTINGS)
+    assert cli(tmp_path, ".") == bug
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+
+
+def test_stale_cache_after_editing_the_module_that_uses_the_class(tmp_path: Path) -> None:
+    # settings.py does not change: its findings depend on integrate.py all the same.
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+    # Same size, same folder listing: only the text tells (argument 0 is `x`, a plain number).
+    write(tmp_path, "pkg/integrate.py", INTEGRATE.replace("static_argnums=1", "static_argnums=0"))
+    assert flake8(tmp_path, "pkg/settings.py") == []
+    assert cli(tmp_path, ".") == []
+    write(tmp_path, "pkg/integrate.py", INTEGRATE)
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+    assert cli(tmp_path, ".") == bug
+
+
+def test_stale_cache_after_removing_and_restoring_the_use(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    (tmp_path / "pkg/integrate.py").unlink()
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg/settings.py") == []
+    write(tmp_path, "pkg/integrate.py", INTEGRATE)
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+    assert cli(tmp_path, ".") == bug
+
+
+def test_stale_cache_after_moving_the_class_to_another_module(tmp_path: Path) -> None:
+    # Same text, another module name: the cached facts of `pkg.settings` must not speak for `pkg.options`.
+    make(tmp_path, SAMPLE)
+    cli(tmp_path, ".")
+    (tmp_path / "pkg/settings.py").rename(tmp_path / "pkg/options.py")
+    write(tmp_path, "pkg/settings.py", FROZEN_SETTINGS)
+    assert cli(tmp_path, ".") == []
+    write(tmp_path, "pkg/integrate.py", INTEGRATE.replace("pkg.settings", "pkg.options"))
+    moved = cli(tmp_path, ".")
+    assert where(moved) == at("pkg/options.py", 1)
+    assert flake8(tmp_path, "pkg/options.py") == moved
+
+
+def _foreign(entry: dict) -> dict:
+    """The entry as another jaxcheck version would have written it."""
+    entry = {**entry, "jaxcheck": "0.0.0-foreign"}
+    if "fingerprint" in entry:  # results.json names no version: its fingerprint covers it
+        entry["fingerprint"] = hashlib.sha256(b"another version").hexdigest()
+    return entry
+
+
+GARBAGE = {
+    "garbage": lambda text: "\x00\xff not json at all {{{",
+    "empty": lambda text: "",
+    "truncated": lambda text: text[: len(text) // 2],
+    "another_version": lambda text: json.dumps(_foreign(json.loads(text))),
+    "wrong_shape": lambda text: json.dumps({**json.loads(text), "facts": [1, 2], "results": [1], "valid": 3}),
+    "json_list": lambda text: "[]",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GARBAGE))
+@pytest.mark.parametrize("front_end", ["cli", "flake8_one_file"])
+def test_corrupt_cache_entries_are_discarded_and_replaced(tmp_path: Path, kind: str, front_end: str) -> None:
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    before = cache_entries(tmp_path)
+    assert "results.json" in before and "valid.json" in before and len(before) >= 4
+    for name, text in before.items():
+        (tmp_path / CACHE / name).write_text(GARBAGE[kind](text), encoding="utf-8", errors="surrogateescape")
+    if front_end == "cli":
+        assert cli(tmp_path, ".") == bug
+    else:
+        assert flake8(tmp_path, "pkg/settings.py") == bug
+    after = cache_entries(tmp_path)
+    assert set(after) >= {"results.json", "valid.json"}
+    for name, text in after.items():
+        entry = json.loads(text)  # every entry left is whole JSON again
+        if name not in ("results.json", "valid.json"):
+            assert entry["jaxcheck"] == __version__
+            assert entry["key"] == name[: -len(".json")]
+    # The facts entries the run needed were written again under the same keys.
+    assert {name for name in before if name not in ("results.json", "valid.json")} <= set(after)
+    assert cli(tmp_path, ".") == bug  # and the repaired cache gives the same again
+
+
+@pytest.mark.parametrize("kind", ["garbage", "truncated", "another_version", "wrong_shape"])
+def test_corrupt_facts_entries_behind_a_stale_results_file(tmp_path: Path, kind: str) -> None:
+    # results.json is stale after an edit, so the run must read the (corrupt) facts of the unchanged files.
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    for name, text in cache_entries(tmp_path).items():
+        if name not in ("results.json", "valid.json"):
+            (tmp_path / CACHE / name).write_text(GARBAGE[kind](text), encoding="utf-8", errors="surrogateescape")
+    write(tmp_path, "pkg/__init__.py", "# edited\n")
+    assert cli(tmp_path, ".") == bug
+    write(tmp_path, "pkg/__init__.py", "")
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+
+
+def test_cache_entry_that_is_a_folder_or_unreadable_does_not_crash(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    results = tmp_path / CACHE / "results.json"
+    results.unlink()
+    results.mkdir()  # a folder where a file was
+    assert cli(tmp_path, ".") == bug
+    assert flake8(tmp_path, "pkg/settings.py") == bug
+
+
+def test_no_cache_creates_nothing(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    before = tree(tmp_path)
+    by_cli = cli(tmp_path, "--no-cache", ".")
+    assert where(by_cli) == at("pkg/settings.py", 1)
+    assert not (tmp_path / CACHE).exists()
+    assert tree(tmp_path) == before
+
+
+def test_writes_nothing_outside_the_cache(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    before = tree(tmp_path)
+    cli(tmp_path, ".")
+    cli(tmp_path, "pkg/settings.py")
+    flake8(tmp_path, "pkg")
+    shutil.rmtree(tmp_path / CACHE)
+    flake8(tmp_path, "pkg/settings.py")
+    flake8(tmp_path / "pkg", "settings.py")
+    assert tree(tmp_path) == before
+    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+
+
+def test_concurrent_cold_runs_share_the_cache(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, "--no-cache", ".")
+    commands = [[sys.executable, "-m", "jaxcheck", "check", "."]] * 3 + [
+        [sys.executable, "-m", "flake8", "--select", "JAX", "pkg/settings.py"]
+    ] * 3
+    processes = [
+        subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for command in commands
+    ]
+    for command, process in zip(commands, processes):
+        stdout, stderr = process.communicate(timeout=60)
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+        pattern = TEXT_LINE if "jaxcheck" in command else FLAKE8_LINE
+        assert _findings(completed, pattern) == expected
+    for text in cache_entries(tmp_path).values():
+        json.loads(text)
+    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+    assert cli(tmp_path, ".") == expected
+
+
+# --- 6. parallel flake8 -------------------------------------------------------------------------
+
+FILLER = """\
+from dataclasses import dataclass
+from functools import partial
+
+import jax
+
+
+@dataclass(frozen=True)
+class Options{n}:
+    steps: int
+
+
+@partial(jax.jit, static_argnums=1)
+def step{n}(x, options: Options{n}):
+    return x * options.steps
+
+
+def main{n}():
+    return step{n}(1.0, Options{n}({n}))
+"""
+
+MODELS = """\
+class Model:
+    def __init__(self, width):
+        self.width = width
+
+
+class Unused:
+    def __init__(self, depth):
+        self.depth = depth
+"""
+
+TRAIN = """\
+from functools import partial
+
+import jax
+
+from pkg.models import Model
+
+
+@partial(jax.jit, static_argnames="model")
+def apply(x, model):
+    return x * model.width
+
+
+def train():
+    model = Model(4)
+    return apply(1.0, model=model)
+"""
+
+
+def big_project(root: Path, fillers: int = 18) -> Path:
+    files = dict(SAMPLE)
+    files["pkg/models.py"] = MODELS
+    files["pkg/train.py"] = TRAIN
+    files["pkg/nested/__init__.py"] = ""
+    for n in range(fillers):
+        folder = "pkg/nested" if n % 2 else "pkg"
+        files[f"{folder}/filler{n}.py"] = FILLER.format(n=n)
+    return make(root, files)
+
+
+def big_expected() -> set[tuple[str, int, int, str]]:
+    return at("pkg/settings.py", 1) | at("pkg/models.py", line_of(MODELS, "class Model"))
+
+
+def test_parallel_flake8_gives_the_same_findings_as_the_cli(tmp_path: Path) -> None:
+    big_project(tmp_path)
+    assert len(list(tmp_path.rglob("*.py"))) >= 20
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == big_expected()
+    assert_names_use([x for x in by_cli if x[0] == "pkg/settings.py"], f"pkg/integrate.py:{line_of(INTEGRATE, USE)}")
+    assert_names_use(
+        [x for x in by_cli if x[0] == "pkg/models.py"], f"pkg/train.py:{line_of(TRAIN, 'return apply')}", cls="Model"
+    )
+    for _ in range(2):  # from a cold cache, twice in a row
+        shutil.rmtree(tmp_path / CACHE)
+        completed = flake8_run("-vv", "-j", "2", "pkg", cwd=tmp_path)
+        assert _findings(completed, FLAKE8_LINE) == by_cli
+        # flake8's log names the process of each line: the files were checked in a pool, not serially.
+        assert re.search(r"PoolWorker-\d", completed.stderr), completed.stderr[-2000:]
+    assert flake8(tmp_path, "-j", "2", "pkg") == by_cli  # warm
+    assert flake8(tmp_path, "-j", "2", ".") == by_cli
+    for text in cache_entries(tmp_path).values():
+        json.loads(text)
+    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+
+
+def test_cli_worker_pool_gives_the_same_findings_as_one_process(tmp_path: Path) -> None:
+    # 20+ files with a static use: enough for `--jobs 2` to parse in a pool.
+    big_project(tmp_path)
+    one = cli(tmp_path, "--no-cache", "--jobs", "1", ".")
+    assert where(one) == big_expected()
+    assert cli(tmp_path, "--no-cache", "--jobs", "2", ".") == one
+    assert cli(tmp_path, "--jobs", "2", ".") == one
+    assert cli(tmp_path, "--jobs", "2", ".") == one
+
+
+# --- 7. classes from outside the project ---------------------------------------------------------
+
+EXTERNAL = {
+    "stdlib_annotation": (
+        "from fractions import Fraction\n",
+        "value: Fraction",
+        "run(1.0, Fraction(1, 3))",
+    ),
+    "stdlib_mutable_class": (
+        "import argparse\n",
+        "value: argparse.Namespace",
+        "run(1.0, argparse.Namespace(steps=2))",
+    ),
+    "installed_package_class": (
+        "from pycodestyle import Checker\n",
+        "value: Checker",
+        "run(1.0, Checker(lines=['x = 1\\n']))",
+    ),
+    "aliased_module": (
+        "import fractions as fr\n",
+        "value: fr.Fraction",
+        "run(1.0, fr.Fraction(2))",
+    ),
+}
+
+EXTERNAL_USE = """\
+from functools import partial
+
+import jax
+
+IMPORT
+
+@partial(jax.jit, static_argnums=1)
+def run(x, ANNOTATION):
+    return x * value.numerator
+
+
+def main():
+    return CALL
+"""
+
+
+@pytest.mark.parametrize("case", sorted(EXTERNAL))
+def test_class_from_outside_the_project_is_left_alone(tmp_path: Path, case: str) -> None:
+    imports, annotation, call = EXTERNAL[case]
+    use = EXTERNAL_USE.replace("IMPORT", imports).replace("ANNOTATION", annotation).replace("CALL", call)
+    # A project module with the same last name must not be taken for the library's.
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/use.py": use, "pkg/fractions.py": SETTINGS.replace("Settings", "Fraction")})
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+
+
+SUBCLASS_OF_EXTERNAL = """\
+from fractions import Fraction
+
+
+class Ratio(Fraction):
+    def doubled(self):
+        return 2 * self.numerator
+"""
+
+
+def test_project_subclass_of_an_unreadable_base_is_not_guessed(tmp_path: Path) -> None:
+    # Fraction is immutable and hashes by value; its project subclass inherits that.
+    use = USE_SUBCLASS.replace("from pkg.config import Config", "from pkg.ratio import Ratio").replace(
+        "Config", "Ratio"
+    ).replace("config.steps", "config.doubled()")
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/ratio.py": SUBCLASS_OF_EXTERNAL, "pkg/use.py": use})
+    assert cli(tmp_path, ".") == []
+    assert flake8(tmp_path, "pkg") == []
+
+
+# --- bugs found while writing these tests ---------------------------------------------------------
+
+LIST_DRIVER = """\
+from pkg.integrate import integrate
+
+result = integrate(1.0, [1, 2, 3])
+"""
+
+
+def test_unhashable_value_at_a_call_site_in_another_module_flake8_same_as_cli(tmp_path: Path) -> None:
+    integrate = INTEGRATE.replace("settings: Settings", "settings").replace("from pkg.settings import Settings\n", "")
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/integrate.py": integrate, "pkg/driver.py": LIST_DRIVER})
+    by_cli = cli(tmp_path, ".")
+    assert where(by_cli) == {("pkg/driver.py", 3, 25, "JAX106")}
+    assert flake8(tmp_path, "pkg") == by_cli
+    shutil.rmtree(tmp_path / CACHE)
+    assert flake8(tmp_path, "pkg/driver.py") == by_cli
+
+
+EXCLUDED_BASE_PYPROJECT = PYPROJECT + '\n[tool.jaxcheck]\nexclude = ["pkg/base.py"]\n'
+
+
+def test_stale_cache_after_editing_an_excluded_module_the_analysis_reads(tmp_path: Path) -> None:
+    make(tmp_path, inheritance_project(MUTABLE_BASE, PLAIN_SUBCLASS.replace("BASE", "MutableBase")))
+    write(tmp_path, "pyproject.toml", EXCLUDED_BASE_PYPROJECT)
+    bug = cli(tmp_path, ".")
+    assert where(bug) == at("pkg/config.py", line_of(PLAIN_SUBCLASS, "class Config"))
+    write(tmp_path, "pkg/base.py", FROZEN_BASE.replace("FrozenBase", "MutableBase"))
+    assert cli(tmp_path, "--no-cache", ".") == []
+    assert flake8(tmp_path, "pkg/config.py") == []
+    assert cli(tmp_path, ".") == []
