@@ -1,14 +1,14 @@
 """Textual tests that skip files which cannot matter, before any parse.
 
 Every static use of the JAX1xx rules is a static parameter written out
-(`static_argnums=`, `static_argnames=`), so a file without the text
-`static_arg` holds no static use; its findings, if any, are about classes it
+(`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`), so a
+file without that text holds no static use; its findings, if any, are about classes it
 defines. Parsing is the dominant cost, and most files fail these tests.
 """
 
 from __future__ import annotations
 
-TRIGGERS = ("static_arg",)
+TRIGGERS = ("static_arg", "static_broadcasted_argnums")
 
 
 def may_have_findings(text: str) -> bool:
