@@ -7,7 +7,8 @@ from functools import cached_property
 
 from jaxcheck.index import Index
 from jaxcheck.static_safety import StaticSafety
-from jaxcheck.static_uses import StaticUse, find_static_uses
+from jaxcheck.facts import CALL
+from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
 
 
 class Analysis:
@@ -22,11 +23,36 @@ class Analysis:
 
     @cached_property
     def static_uses_by_class(self) -> dict[str, list[StaticUse]]:
+        """The static uses of each class, with the classes held in the fields of
+        static classes (their objects are static too), recursively."""
         grouped: dict[str, list[StaticUse]] = defaultdict(list)
         for use in sorted(self.static_uses, key=lambda use: (use.path, use.location)):
             if use.class_qualname:
                 grouped[use.class_qualname].append(use)
+        pending = list(grouped)
+        while pending:
+            outer = pending.pop()
+            if self.safety.traits(outer) is None:
+                continue
+            for field in self.safety.fields(outer):
+                for inner in self.held_classes(field):
+                    if inner not in grouped:
+                        pending.append(inner)
+                    if not any(use.outer is not None and use.location == field.location for use in grouped[inner]):
+                        grouped[inner].append(held_use(grouped[outer][0], outer, field, inner))
         return grouped
+
+    def held_classes(self, field) -> list[str]:
+        """The project class a field holds, by its one-class annotation or the object built into it."""
+        refs = list(field.annotation) if len(field.annotation) == 1 else []
+        if field.value is not None and field.value.kind == CALL:
+            refs.append(field.value.ref)
+        found = []
+        for ref in refs:
+            qualname = self.index.lookup_class(ref)
+            if qualname is not None and not self.index.is_abstract(qualname) and qualname not in found:
+                found.append(qualname)
+        return found
 
     @cached_property
     def safety(self) -> StaticSafety:

@@ -20,7 +20,7 @@ from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
 
-FORMAT = 2
+FORMAT = 3
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -214,7 +214,10 @@ def _function(raw) -> f.FunctionFacts:
         _location(raw[2]),
         tuple(f.Parameter(name, kind, tuple(annotation)) for name, kind, annotation in raw[3]),
         tuple(map(_value, raw[4])),
-        tuple(f.ParameterUse(name, tuple(attributes), opaque) for name, attributes, opaque in raw[5]),
+        tuple(
+            f.ParameterUse(name, tuple(attributes), opaque, tuple(passed_to))
+            for name, attributes, opaque, passed_to in raw[5]
+        ),
         tuple(map(_value, raw[6])),
         raw[7],
         raw[8],

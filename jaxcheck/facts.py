@@ -72,7 +72,8 @@ class ParameterUse:
 
     name: str
     attributes: tuple[str, ...] = ()  # `param.attr` reads
-    opaque: bool = False  # used otherwise: passed on, stored, returned...
+    opaque: bool = False  # used otherwise: stored, returned, put in a container...
+    passed_to: tuple[str, ...] = ()  # refs of what it is passed to as an argument ("" when not a name)
 
 
 @dataclass(frozen=True)

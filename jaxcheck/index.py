@@ -120,15 +120,20 @@ class Index:
         if len(parameter.annotation) != 1:
             return []
         qualname = self.lookup_class(parameter.annotation[0])
-        if qualname is None or self.subclasses.get(qualname):
+        if qualname is None or self.subclasses.get(qualname) or self.is_abstract(qualname):
             return []
+        return [qualname]
+
+    def is_abstract(self, qualname: str) -> bool:
+        """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""
         cls = self.classes[qualname]
         if {self.canonical(base) for base in cls.bases} & _ABSTRACT_BASES:
-            return []
-        for method in cls.methods:
-            if any(decorator.ref in _ABSTRACT_DECORATORS for decorator in self.functions[method].decorators):
-                return []
-        return [qualname]
+            return True
+        return any(
+            decorator.ref in _ABSTRACT_DECORATORS
+            for method in cls.methods
+            for decorator in self.functions[method].decorators
+        )
 
     def lookup_function(self, ref: str) -> f.FunctionFacts | None:
         canonical = self.canonical(ref)

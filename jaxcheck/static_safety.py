@@ -42,6 +42,7 @@ _NEUTRAL_DECORATORS = frozenset(
 )
 _NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta"})
 CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__", "__setstate__", "__attrs_post_init__"})
+CLASS_VARIABLE = "typing.ClassVar"  # how the facts mark a ClassVar annotation
 _ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # how writes happen, not writes
 _IDENTITY_HASHES = frozenset({"builtins.id", "builtins.object.__hash__"})
 
@@ -51,6 +52,17 @@ class Dataclass:
     frozen: bool
     eq: bool
     unsafe_hash: bool
+
+
+@dataclass(frozen=True)
+class Field:
+    """One place a field gets its value: a class-body declaration or a write while building."""
+
+    name: str
+    location: f.Location
+    path: str
+    value: f.Value | None
+    annotation: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -235,6 +247,34 @@ class StaticSafety:
             if base in self.index.classes and base != qualname:
                 methods.extend(self._methods_with_bases(base))
         return methods
+
+    def fields(self, qualname: str) -> list[Field]:
+        """What a class's instances hold: names given in its body (ClassVars left
+        out) and attributes set on `self` while it is built, each with where and what."""
+        return self._fields(qualname, set())
+
+    def _fields(self, qualname: str, seen: set[str]) -> list[Field]:
+        seen.add(qualname)
+        cls = self.index.classes[qualname]
+        found = [
+            Field(attribute.name, attribute.location, self.index.path_of[qualname], attribute.value, attribute.annotation)
+            for attribute in cls.attributes
+            if (attribute.annotation or attribute.value is not None)
+            and CLASS_VARIABLE not in attribute.annotation
+            and not attribute.name.startswith("__")
+        ]
+        construction = self._construction_methods(qualname)
+        for method in cls.methods:
+            function = self.index.functions[method]
+            if function.name not in construction or not function.is_instance_method:
+                continue
+            for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+                if write.attribute != "*" and not write.attribute.startswith("__"):
+                    found.append(Field(write.attribute, write.location, path, write.value, ()))
+        for base in map(self.index.canonical, cls.bases):
+            if base in self.index.classes and base not in seen:
+                found.extend(self._fields(base, seen))
+        return found
 
     def _construction_methods(self, qualname: str) -> set[str]:
         """`__init__` and friends, and the helpers they call on `self`."""

@@ -14,7 +14,15 @@ from jaxcheck import facts as f
 from jaxcheck.index import Index
 from jaxcheck.transforms import StaticSpec, application
 
-SELF, ANNOTATION, CALL_SITE = "self", "annotation", "call"
+SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
+# Passing a value to these reads nothing of its state.
+NOT_READING = frozenset({"builtins.type", "builtins.isinstance", "builtins.issubclass", "builtins.id", "builtins.callable"})
+
+
+def uses_opaquely(use: f.ParameterUse) -> bool:
+    """The value is used in ways not followed: stored, returned, or passed to
+    something that may read any of it."""
+    return use.opaque or any(ref not in NOT_READING for ref in use.passed_to)
 
 
 @dataclass(frozen=True)
@@ -31,6 +39,9 @@ class StaticUse:
     reads: tuple[str, ...] = ()  # attributes the function reads on the value
     reads_opaque: bool = False  # the function also uses the value in ways not followed
     unhashable: str = ""  # "list", "dict", "set", "bytearray" or "array" for such a value
+    value: f.Value | None = None  # the argument, at a call site
+    outer: StaticUse | None = None  # for FIELD: the use of the static class that holds the value
+    holder: str = ""  # for FIELD: that class's qualname
     enclosing: str = ""  # the function the call site is in ("" at module level)
 
     @property
@@ -85,6 +96,15 @@ def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
     return tuple(uses)
 
 
+def held_use(outer: StaticUse, holder: str, field, inner: str) -> StaticUse:
+    """The use of a class whose object sits in a field of a static class: what
+    the compiled function reads of it is not followed, so all of it counts."""
+    return StaticUse(
+        field.path, field.location, outer.function, field.name, outer.spec, FIELD, inner,
+        reads_opaque=True, outer=outer, holder=holder,
+    )
+
+
 def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
     """Complete argnums from argnames and back, as JAX does from the signature."""
     positional = function.positional
@@ -109,12 +129,12 @@ def _static_parameters(target: _Target) -> list[str]:
     return names
 
 
-def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: str = "") -> tuple[tuple[str, ...], bool]:
+def reads_of(index: Index, function: f.FunctionFacts, parameter: str, self_class: str = "") -> tuple[tuple[str, ...], bool]:
     """Attributes read on `parameter`, through the `self.helper()` methods it calls."""
     use = function.parameter_use(parameter)
     if use is None:
         return (), False
-    attributes, opaque = set(use.attributes), use.opaque
+    attributes, opaque = set(use.attributes), uses_opaquely(use)
     if self_class:
         pending, seen = list(use.attributes), set()
         while pending:
@@ -126,7 +146,7 @@ def _reads(index: Index, function: f.FunctionFacts, parameter: str, self_class: 
             helper_use = helper.parameter_use(helper.parameters[0].name)
             if helper_use is not None:
                 attributes.update(helper_use.attributes)
-                opaque = opaque or helper_use.opaque
+                opaque = opaque or uses_opaquely(helper_use)
                 pending.extend(helper_use.attributes)
     return tuple(sorted(attributes)), opaque
 
@@ -138,14 +158,14 @@ def _declared_uses(index: Index, target: _Target):
     for name in _static_parameters(target):
         parameter = next(p for p in function.parameters if p.name == name)
         if function.is_instance_method and parameter is function.parameters[0]:
-            reads, opaque = _reads(index, function, name, function.class_qualname)
+            reads, opaque = reads_of(index, function, name, function.class_qualname)
             yield StaticUse(
                 path, target.spec.location, function.qualname, name, target.spec, SELF,
                 function.class_qualname, reads, opaque,
             )
             continue
         for ref in index.annotated_classes(parameter):
-            reads, opaque = _reads(index, function, name)
+            reads, opaque = reads_of(index, function, name)
             yield StaticUse(
                 path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
                 ref, reads, opaque,
@@ -183,10 +203,10 @@ def _call_site_uses(index: Index, path: str, enclosing: str, call: f.Value, targ
             arguments.append((key, value))
     for name, value in arguments:
         known = any(p.name == name for p in function.parameters)
-        reads, opaque = _reads(index, function, name) if known else ((), True)
+        reads, opaque = reads_of(index, function, name) if known else ((), True)
         common = dict(
             path=path, location=value.location, function=function.qualname, parameter=name,
-            spec=target.spec, via=CALL_SITE, reads=reads, reads_opaque=opaque, enclosing=enclosing,
+            spec=target.spec, via=CALL_SITE, reads=reads, reads_opaque=opaque, enclosing=enclosing, value=value,
         )
         unhashable = index.unhashable_kind(value)
         if unhashable:

@@ -353,7 +353,8 @@ def test_parameter_uses():
     assert reads(f_, "cfg") == (("offset", "scale"), False)
     assert reads(f_, "other") == ((), False)  # `is None` / `is not None` are not reads
     assert reads(f_, "unused") == ((), False)
-    assert reads(f_, "passed") == ((), True)
+    assert reads(f_, "passed") == ((), False)
+    assert f_.parameter_use("passed").passed_to == ("builtins.print",)  # passed on: what reads it is known
     assert reads(f_, "stored") == ((), True)
     assert reads(f_, "returned") == ((), True)
     assert reads(f_, "checked") == (("ok",), False)

@@ -17,13 +17,15 @@ _TYPING_WRAPPERS = frozenset(
         "typing.Union",
         "typing.Annotated",
         "typing.Final",
-        "typing.ClassVar",
         "typing_extensions.Optional",
         "typing_extensions.Union",
         "typing_extensions.Annotated",
         "typing_extensions.Final",
     }
 )
+_KEPT_DEEP = frozenset({"functools.partial", "builtins.setattr", "builtins.object.__setattr__"})
+_CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing_extensions.ClassVar"})
+_CLASS_VARIABLE = "typing.ClassVar"  # an annotation that declares no instance field
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
 
@@ -45,7 +47,7 @@ class _Extractor:
         self.bindings: list[f.Binding] = []
         self.writes: list[f.AttributeWrite] = []
         self.function_scopes: dict[str, Scope] = {}
-        self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool]]] = {}
+        self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool], set[str]]] = {}
         self.returns: dict[str, list[f.Value]] = {}
         self.raising: set[str] = set()
         self._values: dict[tuple[int, int], f.Value] = {}
@@ -205,8 +207,8 @@ class _Extractor:
         for name in scope.parameters:
             record = self.parameter_uses.get((function.qualname, name))
             if record is not None:
-                attributes, opaque = record
-                uses.append(f.ParameterUse(name, tuple(sorted(attributes)), bool(opaque)))
+                attributes, opaque, passed_to = record
+                uses.append(f.ParameterUse(name, tuple(sorted(attributes)), bool(opaque), tuple(sorted(passed_to))))
         return f.FunctionFacts(
             qualname=function.qualname,
             name=function.name,
@@ -269,6 +271,12 @@ class _Extractor:
                 continue
             if isinstance(current, cst.Call):
                 self._call(current, scope, shadowed)
+                # Arguments are pushed with the call as their parent, so that a
+                # parameter passed on is known by what it is passed to.
+                stack.append((current.func, current, shadowed))
+                for arg in current.args:
+                    stack.append((arg.value, current, shadowed))
+                continue
             elif isinstance(current, cst.Lambda):
                 # Defaults are read where the lambda is made; the body sees its parameters.
                 parameters = all_parameters(current.params)
@@ -298,7 +306,7 @@ class _Extractor:
         function_scope = self.function_scopes.get(function)
         if function_scope is None or local not in function_scope.parameters:
             return
-        attributes, opaque = self.parameter_uses.setdefault((function, local), (set(), []))
+        attributes, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
         if isinstance(parent, cst.Attribute):
             attributes.add(parent.attr.value)
         elif isinstance(parent, cst.Comparison) and all(
@@ -307,8 +315,9 @@ class _Extractor:
             return
         elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.Is, cst.IsNot)):
             return
-        elif isinstance(parent, cst.Arg) and parent.keyword is node:
-            return
+        elif isinstance(parent, cst.Call) and parent.func is not node:
+            callee = dotted_name(parent.func)
+            passed_to.add(scope.resolve_dotted(callee) if callee is not None else "")
         elif not opaque:
             opaque.append(True)
 
@@ -333,11 +342,12 @@ class _Extractor:
         A Value keeps its arguments one level deep (`f(g(x))` keeps `g` but not
         its `x`): every call is recorded at the top level anyway, and rules look
         no deeper, except into the calls that build a transform
-        (`partial(jit, ...)(fn)`), kept two levels deep. `depth` is how many
-        levels of arguments are still kept.
+        (`partial(jit, ...)(fn)`) or set an attribute (`setattr(self, "x",
+        tuple(x))`), kept two levels deep. `depth` is how many levels of
+        arguments are still kept.
         """
         if depth is None:
-            depth = 2 if self._builds_transform(node, scope) else 1
+            depth = 2 if self._kept_deep(node, scope) else 1
         depth = max(depth, 0)
         key = (id(node), depth)
         known = self._values.get(key)
@@ -348,13 +358,13 @@ class _Extractor:
             self._values[key] = known
         return known
 
-    def _builds_transform(self, node: cst.CSTNode, scope: Scope) -> bool:
+    def _kept_deep(self, node: cst.CSTNode, scope: Scope) -> bool:
         if not isinstance(node, cst.Call):
             return False
         if isinstance(node.func, cst.Call):
             return True
         callee = dotted_name(node.func)
-        return callee is not None and scope.resolve_dotted(callee) == "functools.partial"
+        return callee is not None and scope.resolve_dotted(callee) in _KEPT_DEEP
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -450,6 +460,8 @@ class _Extractor:
             if base is None:
                 return ()
             ref = scope.resolve_dotted(base)
+            if ref in _CLASS_VARIABLES:
+                return (_CLASS_VARIABLE,)
             if ref not in _TYPING_WRAPPERS:
                 return (ref,)
             elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]

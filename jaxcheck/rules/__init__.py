@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from jaxcheck.rules.base import Rule
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
+from jaxcheck.rules.static_fields import BoundMethodField, DynamicChildOfStatic, IncompleteHash
 
 RULES: tuple[type[Rule], ...] = (
     MutableStatic,
     IdentityHashStatic,
+    IncompleteHash,
+    DynamicChildOfStatic,
+    BoundMethodField,
     UnhashableStatic,
 )
 

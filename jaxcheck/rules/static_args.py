@@ -10,34 +10,11 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
-from jaxcheck.rules.base import Rule
-from jaxcheck.static_safety import IDENTITY, UNHASHABLE, Traits
-from jaxcheck.static_uses import CALL_SITE, SELF, StaticUse
+from jaxcheck.rules.base import ClassRule, short_name, uses_text
+from jaxcheck.static_safety import IDENTITY, UNHASHABLE
+from jaxcheck.static_uses import StaticUse
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
-
-
-def _short_name(qualname: str, analysis: Analysis) -> str:
-    """A function's qualname without its module: `Vehicle.wheels`."""
-    module = analysis.index.modules[analysis.index.path_of[qualname]].module
-    return qualname[len(module) + 1 :] if qualname.startswith(module + ".") else qualname
-
-
-def describe_use(use: StaticUse, analysis: Analysis) -> str:
-    """Where and how a value becomes static, for a message: names the file and line."""
-    name = _short_name(use.function, analysis)
-    where = f"{use.path}:{use.location.line}"
-    if use.via == SELF:
-        return f"`self` of `{name}` is static under `{use.spec.transform.name}` ({where})"
-    if use.via == CALL_SITE:
-        return f"it is passed as static argument `{use.parameter}` of `{name}` at {where}"
-    return f"static argument `{use.parameter}` of `{name}` is annotated with it ({where})"
-
-
-def _uses_text(uses: list[StaticUse], analysis: Analysis) -> str:
-    text = describe_use(uses[0], analysis)
-    others = len({(use.path, use.location) for use in uses}) - 1
-    return text + (f" (and {others} more static use{'s' if others > 1 else ''})" if others > 0 else "")
 
 
 def _precedes(write: f.AttributeWrite, path: str, use: StaticUse) -> bool:
@@ -50,20 +27,7 @@ def _object_name(ref: str) -> str:
     return ref.partition(":")[2] if ":" in ref else ref.rpartition(".")[2]
 
 
-class _ClassRule(Rule):
-    """A rule that judges the classes defined in a module that reach a static position."""
-
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        for cls, uses in analysis.classes_in(module.path):
-            traits = analysis.safety.traits(cls.qualname)
-            if traits is not None:
-                yield from self.judge(module, cls, traits, uses, analysis)
-
-    def judge(self, module, cls: f.ClassFacts, traits: Traits, uses: list[StaticUse], analysis: Analysis):
-        raise NotImplementedError
-
-
-class MutableStatic(_ClassRule):
+class MutableStatic(ClassRule):
     """A mutable object at a static position goes stale.
 
     JAX keeps the static object itself as the cache key: after the object is
@@ -92,7 +56,7 @@ class MutableStatic(_ClassRule):
             if (opaque or write.attribute in read or write.attribute == "*")
             and (inside or any(not _precedes(write, path, use) for use in reading))
         ]
-        where = _uses_text(reading, analysis)
+        where = uses_text(reading, analysis)
         fix = (
             f"Make `{cls.name}` immutable (`@dataclass(frozen=True)`, and `dataclasses.replace` for a changed copy) "
             "or pass it as a pytree argument instead of a static one."
@@ -128,7 +92,7 @@ class MutableStatic(_ClassRule):
         )
 
 
-class IdentityHashStatic(_ClassRule):
+class IdentityHashStatic(ClassRule):
     """An object that hashes by identity at a static position recompiles for every copy.
 
     Two equal instances are different cache keys, so each fresh instance
@@ -146,14 +110,14 @@ class IdentityHashStatic(_ClassRule):
         yield self.finding(
             module.path,
             traits.hashing_location or cls.location,
-            f"`{cls.name}` hashes and compares by identity ({traits.hashing_because}) but {_uses_text(uses, analysis)}: "
+            f"`{cls.name}` hashes and compares by identity ({traits.hashing_because}) but {uses_text(uses, analysis)}: "
             "JAX finds compiled functions by the static value's hash and `==`, so every new, equal instance "
             "recompiles and a change to an instance is never seen. Hash and compare by value: "
             "`@dataclass(frozen=True)`, or `__hash__` and `__eq__` over every field.",
         )
 
 
-class UnhashableStatic(_ClassRule):
+class UnhashableStatic(ClassRule):
     """An unhashable static value makes JAX raise when the function is called."""
 
     code = "JAX106"
@@ -173,7 +137,7 @@ class UnhashableStatic(_ClassRule):
                 "bytearray": "bytes",
                 "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
             }[kind]
-            name = _short_name(use.function, analysis)
+            name = short_name(use.function, analysis)
             yield self.finding(
                 module.path,
                 use.location,
@@ -187,7 +151,7 @@ class UnhashableStatic(_ClassRule):
         yield self.finding(
             module.path,
             traits.hashing_location or cls.location,
-            f"`{cls.name}` is unhashable ({traits.hashing_because}) but {_uses_text(uses, analysis)}: JAX raises "
+            f"`{cls.name}` is unhashable ({traits.hashing_because}) but {uses_text(uses, analysis)}: JAX raises "
             f"{_UNHASHABLE_ERROR} when the function is called. Make it immutable and hashable by value: "
             "`@dataclass(frozen=True)`, or a `__hash__` over the same fields as `__eq__` on an immutable class.",
         )

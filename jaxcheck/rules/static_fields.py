@@ -1,0 +1,307 @@
+"""JAX103-JAX105: what a static class holds must be static too (SPEC 3).
+
+A static value is found again by `hash` and `==`, so its hash and equality
+must see every field the compiled function reads (and the type, when there are
+subclasses), and every field must itself be static: no array, no mutable or
+identity-hashed object, and no callable created per instance.
+"""
+
+from __future__ import annotations
+
+from jaxcheck import facts as f
+from jaxcheck.analysis import Analysis
+from jaxcheck.rules.base import ClassRule, uses_text
+from jaxcheck.static_safety import IDENTITY, SINGLETON, UNHASHABLE, VALUE, Field
+from jaxcheck.static_uses import CALL_SITE, reads_of
+
+_ARRAY_TYPES = frozenset(
+    {
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "numpy.ndarray",
+        "jax.typing.ArrayLike",
+        "numpy.typing.NDArray",
+        "numpy.typing.ArrayLike",
+        "chex.Array",
+        *(
+            f"jaxtyping.{name}"
+            for name in (
+                "Array", "ArrayLike", "Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex",
+                "Integer", "Int", "UInt", "Key", "PRNGKeyArray", "Float32", "Float64", "Int32", "Int64",
+            )
+        ),
+    }
+)
+_PARTIAL = frozenset({"functools.partial"})
+
+
+def _read_by_uses(uses, class_qualname: str, analysis: Analysis) -> tuple[set[str], bool]:
+    """What the compiled functions read on the static value, through its methods."""
+    read, opaque = set(), False
+    for use in uses:
+        read.update(use.reads)
+        opaque = opaque or use.reads_opaque
+    pending = list(read)
+    while pending:
+        method = analysis.index.find_method(class_qualname, pending.pop())
+        if method is None or not method.is_instance_method:
+            continue
+        attributes, helper_opaque = reads_of(analysis.index, method, method.parameters[0].name, class_qualname)
+        opaque = opaque or helper_opaque
+        pending.extend(attribute for attribute in attributes if attribute not in read)
+        read.update(attributes)
+    return read, opaque
+
+
+class IncompleteHash(ClassRule):
+    """A hand-written `__hash__`/`__eq__` must see what the compiled function reads.
+
+    Two static values that differ only in a left-out field hash and compare
+    equal: the second call gets the function compiled for the first. JAX keys
+    the type of a top-level static argument, but not of objects nested in one,
+    so a hierarchy must put the type in its hash and equality.
+    """
+
+    code = "JAX103"
+    name = "incomplete-hash"
+    summary = "a hand-written __hash__/__eq__ of a static class leaves out a field it reads, or the type"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        # The method at fault may be inherited from a base in this module while
+        # the static class lives elsewhere: every static class is looked at.
+        for qualname, uses in analysis.static_uses_by_class.items():
+            traits = analysis.safety.traits(qualname)
+            if traits is not None:
+                yield from self.judge(module, analysis.index.classes[qualname], traits, uses, analysis)
+
+    def judge(self, module, cls, traits, uses, analysis):
+        if traits.hashing != VALUE:
+            return
+        read, opaque = _read_by_uses(uses, cls.qualname, analysis)
+        fields = {field.name for field in analysis.safety.fields(cls.qualname) if _independent(field, analysis)}
+        methods = {qualname.rpartition(".")[2] for qualname in cls.methods}
+        wanted = (fields if opaque else fields & read) - methods
+        subclasses = analysis.index.subclasses.get(cls.qualname, ())
+        eq = analysis.index.find_method(cls.qualname, "__eq__")
+        hash_ = analysis.index.find_method(cls.qualname, "__hash__")
+        # Only `==` can make two different values one cache entry: a hash that
+        # leaves something out merely collides, unless `==` leaves it out too.
+        eq_missing, eq_typed = _left_out(eq, cls.qualname, wanted, analysis)
+        hash_missing, hash_typed = _left_out(hash_, cls.qualname, wanted, analysis)
+        for method, missing, untyped in (
+            (eq, eq_missing, bool(subclasses) and not eq_typed),
+            (hash_, hash_missing & eq_missing, bool(subclasses) and not eq_typed and not hash_typed),
+        ):
+            if method is None or not (missing or untyped):
+                continue
+            if analysis.index.path_of[method.qualname] != module.path:
+                continue
+            problems = []
+            if missing:
+                listed = ", ".join(f"`{field}`" for field in sorted(missing))
+                problems.append(f"leaves out {listed}, which the compiled function reads")
+            if untyped:
+                sub = subclasses[0].rpartition(".")[2]
+                problems.append(f"leaves out the type, and `{sub}` subclasses `{cls.name}`")
+            owner = method.qualname.rpartition(".")[0].rpartition(".")[2]
+            named = f"`{owner}.{method.name}`" + (f" (which `{cls.name}` inherits)" if owner != cls.name else "")
+            yield self.finding(
+                module.path,
+                method.location,
+                f"{named} {' and '.join(problems)}, but {uses_text(uses, analysis)}: values "
+                "that differ only there compare equal and find each other's compiled function, which gives "
+                "stale results. Put every such field in both `__eq__` and `__hash__`"
+                + (" and the type (`type(self)`)" if untyped else "")
+                + ", or let `@dataclass(frozen=True)` write them.",
+            )
+
+
+def _left_out(method, class_qualname: str, wanted: set[str], analysis: Analysis) -> tuple[set[str], bool]:
+    """(wanted fields a hand-written method does not read, whether it reads the type).
+
+    A method jaxcheck did not see written (a dataclass's, a NamedTuple's) covers all.
+    """
+    if method is None:
+        return set(), True
+    covered, everything, typed = _coverage(method, class_qualname, analysis)
+    if everything:
+        return set(), True
+    return wanted - covered, typed
+
+
+def _independent(field: Field, analysis: Analysis) -> bool:
+    """A field that carries state of its own: declared in the class body, or set
+    from a constructor argument (as it is, or converted: `tuple(sizes)`). A field
+    computed from others (a cache, a derived total) follows them."""
+    if field.annotation:
+        return True
+    value = field.value
+    if value is None:
+        return False
+    return any(_is_parameter(candidate, analysis) for candidate in (value, *value.args))
+
+
+def _is_parameter(value: f.Value, analysis: Analysis) -> bool:
+    if value.kind != f.NAME or ":" not in value.ref:
+        return False
+    function, _, name = value.ref.partition(":")
+    known = analysis.index.functions.get(function)
+    return known is not None and any(parameter.name == name for parameter in known.parameters[1:])
+
+
+def _coverage(method: f.FunctionFacts, class_qualname: str, analysis: Analysis) -> tuple[set[str], bool, bool]:
+    """(fields it reads, whether it may read everything, whether it reads the type)."""
+    covered, everything, typed = set(), False, False
+    for position, parameter in enumerate(method.parameters[:2]):
+        use = method.parameter_use(parameter.name)
+        if use is None:
+            continue
+        attributes, opaque = reads_of(analysis.index, method, parameter.name, class_qualname if position == 0 else "")
+        covered.update(attributes)
+        everything = everything or (position == 0 and (opaque or "__dict__" in attributes))
+        typed = typed or "__class__" in attributes or "builtins.type" in use.passed_to
+    return covered, everything, typed
+
+
+class DynamicChildOfStatic(ClassRule):
+    """No static class may hold dynamic children (the design standard).
+
+    An array is unhashable, so a value-hashed class holding one makes JAX raise;
+    one hashed by identity silently bakes the array's values into the compiled
+    function; a list or dict inside can change under the cache; a mutable or
+    identity-hashed object has the faults it would have at the top (and its
+    class is judged at its own definition too, naming the field).
+    """
+
+    code = "JAX104"
+    name = "dynamic-child-of-static"
+    summary = "a static class holds an array, or an object that is not static-safe"
+
+    def judge(self, module, cls, traits, uses, analysis):
+        reported = set()
+        for field in sorted(analysis.safety.fields(cls.qualname), key=lambda field: (field.path, field.location)):
+            held = _dynamic(field, analysis)
+            if held is None or field.name in reported or field.path != module.path:
+                continue
+            reported.add(field.name)
+            yield self.finding(
+                module.path,
+                field.location,
+                f"`{cls.name}.{field.name}` holds {held}, but {uses_text(uses, analysis)}: a static value is "
+                "found again by its hash, and a static class must hold only static values (arrays are "
+                "unhashable, and JAX bakes what a static object holds into the compiled code). Pass "
+                f"`{field.name}` as a regular (traced) argument, or keep a hashable, immutable value there "
+                "(a tuple, a frozen dataclass).",
+            )
+
+
+def _dynamic(field: Field, analysis: Analysis) -> str | None:
+    """What dynamic thing the field holds, for a message; None when it holds nothing such."""
+    for ref in field.annotation:
+        if ref in _ARRAY_TYPES:
+            return f"an array (annotated `{ref}`)"
+    if field.value is not None:
+        kind = analysis.index.unhashable_kind(field.value)
+        if kind:
+            return f"an array (`{field.value.ref}(...)`)" if kind == "array" else f"a {kind}, which is mutable"
+    for held in analysis.held_classes(field):
+        traits = analysis.safety.traits(held)
+        if traits is None or traits.hashing == SINGLETON:
+            continue
+        if traits.mutable or traits.hashing in (IDENTITY, UNHASHABLE):
+            because = traits.mutable_because if traits.mutable else traits.hashing_because
+            return f"a `{held.rpartition('.')[2]}`, which is not static-safe ({because})"
+    return None
+
+
+class BoundMethodField(ClassRule):
+    """A callable made per instance is never equal to the next instance's.
+
+    A bound method hashes and compares by the identity of its `__self__`, and
+    a lambda, nested function or `functools.partial` is a new object each
+    time: two equal configurations built apart differ in that field, so every
+    new one recompiles. Module-level functions and `Class.method` are
+    singletons and fine.
+    """
+
+    code = "JAX105"
+    name = "bound-method-field"
+    summary = "a static class stores a bound method, lambda, nested function or partial made per instance"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        yield from super().check(module, analysis)
+        yield from self._construction_sites(module, analysis)
+
+    def judge(self, module, cls, traits, uses, analysis):
+        index = analysis.index
+        for method in cls.methods:
+            function = index.functions[method]
+            if not function.is_instance_method:
+                continue
+            for write, path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+                made = _per_instance_callable(write.value, cls.qualname, analysis)
+                if made is not None and path == module.path:
+                    yield self._finding(module.path, write.location, cls.name, write.attribute, made, uses, analysis)
+
+    def _construction_sites(self, module: f.ModuleFacts, analysis: Analysis):
+        """`Cfg(fn=obj.method)` where the object built reaches a static position."""
+        index = analysis.index
+        seen = set()
+        # An argument keeps its own arguments only as a call recorded on its own.
+        recorded = {call.key: call for _, call in module.calls}
+        for use in analysis.static_uses:
+            if use.path != module.path or use.via != CALL_SITE or use.value is None or not use.class_qualname:
+                continue
+            if analysis.safety.traits(use.class_qualname) is None:
+                continue
+            built = [use.value] if use.value.kind == f.CALL else [
+                binding.value for binding in index.bindings.get(index.canonical(use.value.ref), ())
+            ]
+            for call in built:
+                call = recorded.get(call.key, call)
+                if index.constructed_class(call) != use.class_qualname:
+                    continue
+                for key, argument in [*((None, arg) for arg in call.args), *call.keywords]:
+                    made = _per_instance_callable(argument, "", analysis)
+                    if made is None or argument.location in seen:
+                        continue
+                    seen.add(argument.location)
+                    name = use.class_qualname.rpartition(".")[2]
+                    field = key if key and key != "**" else "a field"
+                    yield self._finding(module.path, argument.location, name, field, made, [use], analysis)
+
+    def _finding(self, path, location, class_name, field, made, uses, analysis):
+        return self.finding(
+            path,
+            location,
+            f"`{class_name}.{field}` is given {made}, made anew for each instance, but "
+            f"{uses_text(uses, analysis)}: it hashes and compares by identity, so every new instance misses "
+            "the cache and recompiles. Store a module-level function or `Class.method` (singletons), or call "
+            "the method instead of storing it.",
+        )
+
+
+def _per_instance_callable(value: f.Value | None, class_qualname: str, analysis: Analysis) -> str | None:
+    """What per-instance callable `value` is (for a message), or None."""
+    if value is None:
+        return None
+    if value.kind == f.LAMBDA:
+        return "a lambda"
+    if value.kind == f.CALL and value.ref in _PARTIAL:
+        return "a `functools.partial` object"
+    if value.kind != f.NAME:
+        return None
+    index = analysis.index
+    function = index.functions.get(value.ref)
+    if function is not None and value.ref.rpartition(".")[0] in index.functions:
+        return f"the nested function `{function.name}`"
+    base, _, attribute = value.ref.rpartition(".")
+    if not base:
+        return None
+    if ":" in base or base not in index.classes:
+        for owner in index.instance_classes(base) or ((class_qualname,) if base.endswith(":self") else ()):
+            method = index.find_method(owner, attribute)
+            if method is not None and method.is_instance_method:
+                shown = base.partition(":")[2] if ":" in base else base.rpartition(".")[2]
+                return f"the bound method `{shown}.{attribute}`"
+    return None
