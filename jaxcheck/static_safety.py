@@ -8,7 +8,7 @@ never guesses.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
 from jaxcheck.index import Index
@@ -29,7 +29,21 @@ _SINGLETON_BASES = frozenset(
 )
 _VALUE_BASES = frozenset({"typing.NamedTuple", "builtins.tuple", "builtins.str", "builtins.int", "builtins.frozenset"})
 _UNHASHABLE_BASES = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
-_DATACLASS = frozenset({"dataclasses.dataclass"})
+# Class decorators that write a dataclass, each with its default for `frozen`.
+_DATACLASS_MAKERS = {
+    "dataclasses.dataclass": False,
+    "flax.struct.dataclass": True,
+    "attr.s": False,
+    "attr.attrs": False,
+    "attr.define": False,
+    "attrs.define": False,
+    "attr.mutable": False,
+    "attrs.mutable": False,
+    "attr.frozen": True,
+    "attrs.frozen": True,
+}
+# Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.
+_FROZEN_DATACLASS_BASES = frozenset({"equinox.Module", "equinox._module.Module", "flax.struct.PyTreeNode"})
 _NEUTRAL_DECORATORS = frozenset(
     {
         "typing.final",
@@ -52,6 +66,7 @@ class Dataclass:
     frozen: bool
     eq: bool
     unsafe_hash: bool
+    maker: str = "@dataclass"  # how messages name the decorator
 
 
 @dataclass(frozen=True)
@@ -96,8 +111,10 @@ class StaticSafety:
         cls = self.index.classes[qualname]
         dataclass_ = None
         for decorator in cls.decorators:
-            if decorator.ref in _DATACLASS:
-                dataclass_ = _dataclass_options(decorator)
+            if decorator.ref in _DATACLASS_MAKERS:
+                dataclass_ = _dataclass_options(decorator, _DATACLASS_MAKERS[decorator.ref])
+                if dataclass_ is not None:
+                    dataclass_ = replace(dataclass_, maker="@" + decorator.ref.replace("dataclasses.", ""))
                 if dataclass_ is None:
                     return None
             elif decorator.ref not in _NEUTRAL_DECORATORS:
@@ -109,7 +126,9 @@ class StaticSafety:
         for base in cls.bases:
             if base in _NEUTRAL_BASES:
                 continue
-            if base in _SINGLETON_BASES:
+            if base in _FROZEN_DATACLASS_BASES:
+                dataclass_ = dataclass_ or Dataclass(frozen=True, eq=True, unsafe_hash=False)
+            elif base in _SINGLETON_BASES:
                 singleton = True
             elif base in _VALUE_BASES:
                 value_base = True
@@ -136,8 +155,8 @@ class StaticSafety:
             return False, ""
         if dataclass_ is not None:
             if dataclass_.unsafe_hash:
-                return True, "`@dataclass(unsafe_hash=True)` without `frozen=True`"
-            return True, "a `@dataclass` without `frozen=True`"
+                return True, f"`{dataclass_.maker}` with `unsafe_hash=True` and without `frozen=True`"
+            return True, f"a `{dataclass_.maker}` without `frozen=True`"
         mutable_base = next((base for base in bases if base.mutable), None)
         if mutable_base is not None:
             return True, mutable_base.mutable_because
@@ -186,7 +205,11 @@ class StaticSafety:
                 if dataclass_.unsafe_hash or (dataclass_.eq and dataclass_.frozen):
                     return VALUE, "", None
                 if dataclass_.eq:
-                    return UNHASHABLE, "a `@dataclass` with `eq=True` and without `frozen=True` has `__hash__` set to None", None
+                    return (
+                        UNHASHABLE,
+                        f"a `{dataclass_.maker}` with `eq=True` and without `frozen=True` has `__hash__` set to None",
+                        None,
+                    )
             if eq_method is not None:
                 return UNHASHABLE, "it defines `__eq__` without `__hash__`, so Python sets `__hash__` to None", eq_method.location
         for base in bases:
@@ -293,17 +316,23 @@ class StaticSafety:
         return names
 
 
-def _dataclass_options(decorator: f.Value) -> Dataclass | None:
-    """The options that shape hashing and mutation; None when they are not literals."""
-    options = {"frozen": False, "eq": True, "unsafe_hash": False}
+def _dataclass_options(decorator: f.Value, frozen: bool) -> Dataclass | None:
+    """The options that shape hashing and mutation; None when they are not literals.
+
+    attrs spells `unsafe_hash` as `hash` too, and `eq` as `cmp` in old code.
+    """
+    options = {"frozen": frozen, "eq": True, "unsafe_hash": False}
+    aliases = {"hash": "unsafe_hash", "cmp": "eq"}
     if decorator.kind == f.CALL:
         for key, value in decorator.keywords:
             if key == "**":
                 return None
+            key = aliases.get(key, key)
             if key in options:
-                if value.kind != f.CONSTANT or not isinstance(value.literal, bool):
+                if value.kind != f.CONSTANT or not isinstance(value.literal, (bool, type(None))):
                     return None
-                options[key] = value.literal
+                if value.literal is not None:
+                    options[key] = value.literal
     return Dataclass(**options)
 
 

@@ -544,3 +544,47 @@ def test_jax_traces_as_the_lint_says(name, traces):
     # dataclass annotations into strings that dataclasses resolves through sys.modules.
     exec(compile(textwrap.dedent(globals()[name]), "demo.py", "exec", dont_inherit=True), namespace)
     assert namespace["TRACES"][0] == traces
+
+
+LOOK_ALIKES = """
+import dataclasses
+import functools
+from typing import Callable
+
+import jax
+
+
+class Helper:
+    def run(self, x):
+        return x
+
+
+HELPER = Helper()
+
+
+@dataclasses.dataclass(frozen=True)
+class Cfg:
+    fn: Callable
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def step(x, cfg):
+    return cfg.fn(x)
+
+
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # Equal every time: a bound method of one object made at import compares equal (1 trace for 4 calls).
+        "def run(x):\n    return step(x, Cfg(fn=HELPER.run))\n",
+        # Built once, when the module is imported: one trace, however often `step` runs.
+        "step(1.0, Cfg(fn=lambda v: v * 2))\n",
+    ],
+    ids=["method-of-a-module-level-object", "built-once-at-import"],
+)
+def test_per_instance_look_alikes_that_do_not_retrace(body):
+    assert codes_at(LOOK_ALIKES.replace("{body}", body)) == set()

@@ -241,7 +241,8 @@ class BoundMethodField(ClassRule):
             for write, path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
                 made = _per_instance_callable(write.value, cls.qualname, analysis)
                 if made is not None and path == module.path:
-                    yield self._finding(module.path, write.location, cls.name, write.attribute, made, uses, analysis)
+                    what = f"`{cls.name}.{write.attribute}`"
+                    yield self._finding(module.path, write.location, what, made, uses, analysis)
 
     def _construction_sites(self, module: f.ModuleFacts, analysis: Analysis):
         """`Cfg(fn=obj.method)` where the object built reaches a static position."""
@@ -257,24 +258,27 @@ class BoundMethodField(ClassRule):
             built = [use.value] if use.value.kind == f.CALL else [
                 binding.value for binding in index.bindings.get(index.canonical(use.value.ref), ())
             ]
+            if use.enclosing == "" and use.value.kind == f.CALL:
+                continue  # built once, when the module is imported: one trace, no harm
             for call in built:
                 call = recorded.get(call.key, call)
                 if index.constructed_class(call) != use.class_qualname:
                     continue
-                for key, argument in [*((None, arg) for arg in call.args), *call.keywords]:
+                arguments = [*((f"argument {n}", arg) for n, arg in enumerate(call.args, 1)), *call.keywords]
+                for key, argument in arguments:
                     made = _per_instance_callable(argument, "", analysis)
-                    if made is None or argument.location in seen:
+                    if made is None or argument.location in seen or key == "**":
                         continue
                     seen.add(argument.location)
                     name = use.class_qualname.rpartition(".")[2]
-                    field = key if key and key != "**" else "a field"
-                    yield self._finding(module.path, argument.location, name, field, made, [use], analysis)
+                    what = f"`{name}.{key}`" if not key.startswith("argument ") else f"`{name}(...)` ({key})"
+                    yield self._finding(module.path, argument.location, what, made, [use], analysis)
 
-    def _finding(self, path, location, class_name, field, made, uses, analysis):
+    def _finding(self, path, location, what, made, uses, analysis):
         return self.finding(
             path,
             location,
-            f"`{class_name}.{field}` is given {made}, made anew for each instance, but "
+            f"{what} is given {made}, made anew for each instance, but "
             f"{uses_text(uses, analysis)}: it hashes and compares by identity, so every new instance misses "
             "the cache and recompiles. Store a module-level function or `Class.method` (singletons), or call "
             "the method instead of storing it.",
@@ -296,9 +300,11 @@ def _per_instance_callable(value: f.Value | None, class_qualname: str, analysis:
     if function is not None and value.ref.rpartition(".")[0] in index.functions:
         return f"the nested function `{function.name}`"
     base, _, attribute = value.ref.rpartition(".")
-    if not base:
+    if not base or ":" not in base:
+        # `Class.method` is a plain function; a method of an object bound at
+        # module level is equal every time it is taken (same `__self__`).
         return None
-    if ":" in base or base not in index.classes:
+    if base not in index.classes:
         for owner in index.instance_classes(base) or ((class_qualname,) if base.endswith(":self") else ()):
             method = index.find_method(owner, attribute)
             if method is not None and method.is_instance_method:
