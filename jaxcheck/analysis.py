@@ -9,17 +9,19 @@ from jaxcheck.index import Index
 from jaxcheck.static_safety import StaticSafety
 from jaxcheck.facts import CALL
 from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
+from jaxcheck.transforms import Options
 
 
 class Analysis:
     """The index plus the static uses and class judgements the rules share."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, options: Options = Options()) -> None:
         self.index = index
+        self.options = options
 
     @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
-        return find_static_uses(self.index)
+        return find_static_uses(self.index, self.options.table)
 
     @cached_property
     def static_uses_by_class(self) -> dict[str, list[StaticUse]]:
@@ -56,7 +58,7 @@ class Analysis:
 
     @cached_property
     def safety(self) -> StaticSafety:
-        return StaticSafety(self.index)
+        return StaticSafety(self.index, self.options.static_bases, self.options.singletons)
 
     def judge_everything(self) -> None:
         """Ask every question the rules will ask, so that `index.missing` is complete."""

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from jaxcheck.pathmatch import matches_any
 from jaxcheck.rules import CODES
+from jaxcheck.transforms import Options, Transform
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:
     import tomli as tomllib
 
-KEYS = ("select", "ignore", "per-file-ignores", "exclude")
+KEYS = ("select", "ignore", "per-file-ignores", "exclude", "extra-transforms", "static-bases", "singletons")
+_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+_KEYWORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class ConfigError(Exception):
@@ -30,6 +34,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
+    options: Options = Options()  # what the analysis itself is told
 
     def relative(self, path: str) -> str | None:
         """`path` relative to the root with '/' separators; None when outside it."""
@@ -142,7 +147,39 @@ def load_config(path: str) -> Config | None:
         ignore=_code_list(table, "ignore", where),
         per_file_ignores=per_file_ignores,
         exclude=tuple(exclude),
+        options=Options(
+            transforms=tuple(_transform(entry, where) for entry in _names(table, "extra-transforms", where)),
+            static_bases=tuple(sorted(set(_dotted_names(table, "static-bases", where)))),
+            singletons=tuple(sorted(set(_dotted_names(table, "singletons", where)))),
+        ),
     )
+
+
+def _names(table: dict, key: str, where: str) -> list[str]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: {key!r} must be a list of strings")
+    return value
+
+
+def _dotted_names(table: dict, key: str, where: str) -> list[str]:
+    names = _names(table, key, where)
+    for name in names:
+        if not _DOTTED.match(name):
+            raise ConfigError(f"{where}: {key!r}: {name!r} is not a dotted name such as \"mypkg.config.StaticBase\"")
+    return names
+
+
+def _transform(entry: str, where: str) -> tuple[str, Transform]:
+    """`"mypkg.compile:static_argnums"` or `"mypkg.compile:static_argnums,static_argnames"`."""
+    name, _, keywords = entry.partition(":")
+    parts = [part.strip() for part in keywords.split(",")] if keywords else []
+    if not _DOTTED.match(name) or not 1 <= len(parts) <= 2 or not all(_KEYWORD.match(part) for part in parts):
+        raise ConfigError(
+            f"{where}: 'extra-transforms': {entry!r} should read \"module.function:argnums_keyword\" or "
+            "\"module.function:argnums_keyword,argnames_keyword\" (e.g. \"mypkg.compile:static_argnums\")"
+        )
+    return name, Transform(name, parts[0], parts[1] if len(parts) == 2 else "")
 
 
 def _code_list(table: dict, key: str, where: str) -> tuple[str, ...]:

@@ -161,13 +161,13 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
     problem = syntax_error_of(text, path)
     if problem is not None:
         return ([] if for_flake8 else _filtered([problem], text, path, config, True)), False
-    if not may_have_findings(text):
+    if not may_have_findings(text, config.options.keywords):
         return [], False
     name = os.path.splitext(os.path.basename(path))[0]
     module, problem, failed = parse_facts(path, text, name, False)
     if module is None:
         return _filtered([problem], text, path, config, not for_flake8), failed
-    findings, failed = _rule_findings(module, Analysis(Index([module])))
+    findings, failed = _rule_findings(module, Analysis(Index([module]), config.options))
     return _filtered(findings, text, path, config, not for_flake8), failed
 
 

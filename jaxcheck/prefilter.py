@@ -11,13 +11,16 @@ from __future__ import annotations
 TRIGGERS = ("static_arg", "static_broadcasted_argnums")
 
 
-def may_have_findings(text: str) -> bool:
-    """Whether the file can hold a static use (and so a finding of its own module)."""
-    return any(trigger in text for trigger in TRIGGERS)
+def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
+    """Whether the file can hold a static use (and so a finding of its own module).
+
+    `keywords` are the static keywords of configured transforms.
+    """
+    return any(trigger in text for trigger in TRIGGERS) or any(keyword in text for keyword in keywords)
 
 
-def may_hold_findings_of_project(text: str) -> bool:
+def may_hold_findings_of_project(text: str, keywords: tuple[str, ...] = ()) -> bool:
     """Whether the file can hold any finding once its project is considered: a
     static use, a class that a static use elsewhere names, or a call of a
     function transformed in another module (which it must import)."""
-    return may_have_findings(text) or "class" in text or "import" in text
+    return may_have_findings(text, keywords) or "class" in text or "import" in text

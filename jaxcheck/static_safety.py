@@ -96,8 +96,10 @@ class Traits:
 class StaticSafety:
     """Judges project classes on demand, each once, bases before subclasses."""
 
-    def __init__(self, index: Index) -> None:
+    def __init__(self, index: Index, static_bases=(), singletons=()) -> None:
         self.index = index
+        self.static_bases = frozenset(static_bases)  # configured: immutable and hashed by value
+        self.singletons = frozenset(singletons)  # configured: one instance, so hashing by identity is right
         self._traits: dict[str, Traits | None] = {}
 
     def traits(self, qualname: str) -> Traits | None:
@@ -109,6 +111,14 @@ class StaticSafety:
 
     def _judge(self, qualname: str) -> Traits | None:
         cls = self.index.classes[qualname]
+        if qualname in self.static_bases:
+            return Traits(False, "", VALUE, "", None, True, True)
+        traits = self._judge_class(qualname, cls)
+        if traits is not None and qualname in self.singletons and traits.hashing == IDENTITY:
+            traits = replace(traits, hashing=SINGLETON, hashing_because="a configured singleton")
+        return traits
+
+    def _judge_class(self, qualname: str, cls: f.ClassFacts) -> Traits | None:
         dataclass_ = None
         for decorator in cls.decorators:
             if decorator.ref in _DATACLASS_MAKERS:
@@ -128,6 +138,8 @@ class StaticSafety:
                 continue
             if base in _FROZEN_DATACLASS_BASES:
                 dataclass_ = dataclass_ or Dataclass(frozen=True, eq=True, unsafe_hash=False)
+            elif self.index.canonical(base) in self.static_bases or base in self.static_bases:
+                value_base = True
             elif base in _SINGLETON_BASES:
                 singleton = True
             elif base in _VALUE_BASES:

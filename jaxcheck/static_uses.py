@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jaxcheck import facts as f
 from jaxcheck.index import Index
-from jaxcheck.transforms import StaticSpec, application
+from jaxcheck.transforms import TRANSFORMS, StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
 # Passing a value to these reads nothing of its state.
@@ -59,14 +59,18 @@ class _Target:
     argnames: tuple[str, ...]
 
 
-def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
-    """Every static use in the index: declared at the definitions, and at call sites."""
+def find_static_uses(index: Index, table: dict | None = None) -> tuple[StaticUse, ...]:
+    """Every static use in the index: declared at the definitions, and at call sites.
+
+    `table` is the transforms known (the built-in ones and the configured ones).
+    """
+    table = TRANSFORMS if table is None else table
     uses: list[StaticUse] = []
     direct: dict[str, list[_Target]] = defaultdict(list)  # ref a call names -> targets
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
     for function in index.functions.values():
         for decorator in function.decorators:
-            applied = application(decorator)
+            applied = application(decorator, table)
             if applied is None or applied.spec is None or applied.target is not None:
                 continue
             target = _target(function, applied.spec)
@@ -78,7 +82,7 @@ def find_static_uses(index: Index) -> tuple[StaticUse, ...]:
     immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
     for module in index.modules.values():
         for _, call in module.calls:
-            applied = application(call)
+            applied = application(call, table)
             if applied is None or applied.spec is None or applied.target is None:
                 continue
             function = index.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None

@@ -38,6 +38,24 @@ PARTIAL = frozenset({"functools.partial"})
 
 
 @dataclass(frozen=True)
+class Options:
+    """What the configuration adds to the analysis (`[tool.jaxcheck]`)."""
+
+    transforms: tuple[tuple[str, Transform], ...] = ()  # extra-transforms
+    static_bases: tuple[str, ...] = ()  # sorted, so that the repr is stable (the cache keys on it)
+    singletons: tuple[str, ...] = ()
+
+    @property
+    def table(self) -> dict[str, Transform]:
+        return {**TRANSFORMS, **dict(self.transforms)}
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The static keywords of the configured transforms, for the pre-filter."""
+        return tuple(sorted({kw for _, transform in self.transforms for kw in (transform.argnums, transform.argnames) if kw}))
+
+
+@dataclass(frozen=True)
 class StaticSpec:
     """Which arguments a transform application makes static."""
 
@@ -55,19 +73,19 @@ class Application:
     target: f.Value | None  # the function given to the transform; None for decorators
 
 
-def application(value: f.Value) -> Application | None:
+def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> Application | None:
     """Read a decorator or a call as a transform application, if it is one."""
-    if value.kind == f.NAME and value.ref in TRANSFORMS:
-        return Application(StaticSpec(TRANSFORMS[value.ref], (), (), value.location), None)
+    if value.kind == f.NAME and value.ref in table:
+        return Application(StaticSpec(table[value.ref], (), (), value.location), None)
     if value.kind != f.CALL:
         return None
-    if value.ref in TRANSFORMS:
-        transform, args = TRANSFORMS[value.ref], value.args
-    elif value.ref in PARTIAL and value.args and value.args[0].ref in TRANSFORMS:
-        transform, args = TRANSFORMS[value.args[0].ref], value.args[1:]
+    if value.ref in table:
+        transform, args = table[value.ref], value.args
+    elif value.ref in PARTIAL and value.args and value.args[0].ref in table:
+        transform, args = table[value.args[0].ref], value.args[1:]
     elif value.func is not None and value.args:
         # `jit(static_argnums=0)(fn)` and `partial(jit, static_argnums=0)(fn)`
-        inner = application(value.func)
+        inner = application(value.func, table)
         if inner is None or inner.target is not None:
             return None
         return Application(inner.spec, value.args[0])

@@ -67,11 +67,12 @@ class Workspace:
 
     def fingerprint(self, files: list[str]) -> str:
         """Changes when anything the project's findings depend on changes: a
-        file's text, the set of files, jaxcheck, or the folder messages are relative to.
+        file's text, the set of files, jaxcheck, the configured transforms and
+        classes, or the folder messages are relative to.
 
         Excluded files count too: a class or base they define is still read.
         """
-        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}".encode())
+        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.config.options!r}".encode())
         everything = [os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)]
         for path in dict.fromkeys([*files, *everything]):
             digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
@@ -79,18 +80,19 @@ class Workspace:
         return digest.hexdigest()
 
     def build(self, files: list[str]) -> Analysis:
-        self._load([path for path in files if may_have_findings(self.text(path))])
+        keywords = self.config.options.keywords
+        self._load([path for path in files if may_have_findings(self.text(path), keywords)])
         callers = self._callers_pattern()
         if callers is not None:
             self._load([path for path in files if path not in self.facts and callers.search(self.text(path))])
-        analysis = Analysis(Index(self.facts.values()))
+        analysis = Analysis(Index(self.facts.values()), self.config.options)
         for _ in range(_MAX_WAVES):
             analysis.judge_everything()
             wanted = self._modules_for(analysis.index.missing)
             if not wanted:
                 break
             self._load(wanted)
-            analysis = Analysis(Index(self.facts.values()))
+            analysis = Analysis(Index(self.facts.values()), self.config.options)
         return analysis
 
     def text(self, path: str) -> str:
@@ -154,13 +156,14 @@ class Workspace:
         """Text that a module calling a transformed function from another module
         must hold: an import of its name, or `module.name`."""
         names, modules = set(), set()
+        table = self.config.options.table
         for module in self.facts.values():
             for function in module.functions:
-                if not function.is_instance_method and any(map(application, function.decorators)):
+                if not function.is_instance_method and any(application(d, table) for d in function.decorators):
                     names.add(function.name)
                     modules.add(module.module.rpartition(".")[2])
             for binding in module.bindings:
-                if ":" not in binding.ref and application(binding.value) is not None:
+                if ":" not in binding.ref and application(binding.value, table) is not None:
                     names.add(binding.ref.rpartition(".")[2])
                     modules.add(module.module.rpartition(".")[2])
         if not names:
