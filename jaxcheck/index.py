@@ -36,6 +36,12 @@ _JAX_RANDOM = "jax.random."
 
 _DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
 _MAX_REEXPORTS = 16
+_PYTREE_DECORATORS = frozenset(
+    {"jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass", "flax.struct.dataclass", "chex.dataclass"}
+)
+_PYTREE_BASES = frozenset(
+    {"equinox.Module", "equinox._module.Module", "flax.struct.PyTreeNode", "typing.NamedTuple", "builtins.tuple"}
+)
 _ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
 _ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
 _UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
@@ -123,6 +129,18 @@ class Index:
         if qualname is None or self.subclasses.get(qualname) or self.is_abstract(qualname):
             return []
         return [qualname]
+
+    def is_pytree(self, qualname: str, seen: frozenset[str] = frozenset()) -> bool:
+        """Registered as a pytree (so split into leaves by transforms), or a tuple type."""
+        cls = self.classes[qualname]
+        if any(decorator.ref in _PYTREE_DECORATORS for decorator in cls.decorators):
+            return True
+        for base in map(self.canonical, cls.bases):
+            if base in _PYTREE_BASES:
+                return True
+            if base in self.classes and base not in seen and self.is_pytree(base, seen | {qualname}):
+                return True
+        return False
 
     def is_abstract(self, qualname: str) -> bool:
         """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""

@@ -1,14 +1,15 @@
 """Textual tests that skip files which cannot matter, before any parse.
 
 Every static use of the JAX1xx rules is a static parameter written out
-(`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`), so a
-file without that text holds no static use; its findings, if any, are about classes it
+(`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`) or an
+equinox `filter_jit`/`filter_pmap`, so a file without that text holds no
+static use; its findings, if any, are about classes it
 defines. Parsing is the dominant cost, and most files fail these tests.
 """
 
 from __future__ import annotations
 
-TRIGGERS = ("static_arg", "static_broadcasted_argnums")
+TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
 
 
 def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:

@@ -120,6 +120,32 @@ def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
     return _Target(function, spec, argnums, argnames)
 
 
+def _filtered_uses(index: Index, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
+    """equinox's filter_jit: every argument is split into array leaves (traced)
+    and the rest (static). An object of a plain class is a leaf, so static;
+    a pytree (eqx.Module, flax.struct, NamedTuple, a registered class) is split,
+    and a list or dict is a pytree too, never an unhashable static value."""
+    function = target.function
+    positional = function.positional
+    arguments = [
+        (positional[position] if position < len(positional) else f"argument {position}", value)
+        for position, value in enumerate(call.args, start=shift)
+    ] + list(call.keywords)
+    for name, value in arguments:
+        if value.kind == f.OTHER or name == "**":
+            continue
+        known = any(p.name == name for p in function.parameters)
+        reads, opaque = reads_of(index, function, name) if known else ((), True)
+        cls = index.constructed_class(value)
+        classes = (cls,) if cls else index.instance_classes(value.ref) if value.kind == f.NAME else ()
+        for cls in classes:
+            if not index.is_pytree(cls):
+                yield StaticUse(
+                    path, value.location, function.qualname, name, target.spec, CALL_SITE, cls,
+                    reads, opaque, enclosing=enclosing, value=value,
+                )
+
+
 def _static_parameters(target: _Target) -> list[str]:
     function = target.function
     positional = function.positional
@@ -192,6 +218,9 @@ def _callees(index: Index, path: str, call: f.Value, direct, methods, immediate)
 
 
 def _call_site_uses(index: Index, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
+    if target.spec.transform.all_static:
+        yield from _filtered_uses(index, path, enclosing, call, target, shift)
+        return
     function = target.function
     positional = function.positional
     count = len(call.args) + shift

@@ -12,26 +12,34 @@ class Transform:
     name: str  # how messages name it: "jax.jit"
     argnums: str  # the keyword that lists static positions
     argnames: str = ""  # the keyword that lists static names, when it has one
+    all_static: bool = False  # every argument that is not an array (or pytree of them) is static
+    # Its cache hashes a key once, when stored: a value-hashed object changed
+    # later hashes elsewhere and misses (a recompile, not a stale result).
+    hashes_once: bool = False
 
 
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames")
-_CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames")
+_CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True)
 
-# Each keeps a cache keyed on its static arguments (SPEC 2, checked on jax 0.10.2).
+# Each keeps a cache keyed on its static arguments (SPEC 2, checked on jax 0.10.2:
+# pmap and checkpoint go stale only for objects hashed by identity).
 # `custom_jvp`/`custom_vjp` `nondiff_argnums` are not here: nothing is cached on them.
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,
     "jax.api.jit": _JIT,
     "jax._src.api.jit": _JIT,  # how JAX's own modules spell it
     "jax.experimental.pjit.pjit": Transform("pjit", "static_argnums", "static_argnames"),
-    "jax.pmap": Transform("jax.pmap", "static_broadcasted_argnums"),
+    "jax.pmap": Transform("jax.pmap", "static_broadcasted_argnums", hashes_once=True),
     "jax.checkpoint": _CHECKPOINT,
     "jax.remat": _CHECKPOINT,
     "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
     "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums"),
     "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames"),
-    "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums"),
-    "flax.nnx.remat": Transform("nnx.remat", "static_argnums"),
+    "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
+    "flax.nnx.remat": Transform("nnx.remat", "static_argnums", hashes_once=True),
+    # Equinox caches on every non-array leaf; filter_vmap/grad/checkpoint cache nothing.
+    "equinox.filter_jit": Transform("eqx.filter_jit", "", all_static=True),
+    "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True),
 }
 
 PARTIAL = frozenset({"functools.partial"})
@@ -52,7 +60,8 @@ class Options:
     @property
     def keywords(self) -> tuple[str, ...]:
         """The static keywords of the configured transforms, for the pre-filter."""
-        return tuple(sorted({kw for _, transform in self.transforms for kw in (transform.argnums, transform.argnames) if kw}))
+        found = {kw for _, transform in self.transforms for kw in (transform.argnums, transform.argnames) if kw}
+        return tuple(sorted(found))
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,8 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
 
 def _static_spec(transform: Transform, call: f.Value) -> StaticSpec | None:
     """The literal static arguments of a call; None when they are not literals."""
+    if transform.all_static:
+        return StaticSpec(transform, (), (), call.location)
     if call.keyword("**") is not None:
         return None
     argnums: tuple = ()

@@ -467,3 +467,35 @@ def test_plain_value_hashed_class_mutated_only_in_init_and_its_helper():
         read="total",
     )
     assert codes_at(src) == {(line_of(src, "class Config"), "JAX101")}
+
+
+@pytest.mark.parametrize(
+    "transform",
+    [
+        "functools.partial(jax.pmap, static_broadcasted_argnums=(1,))",
+        "functools.partial(jax.checkpoint, static_argnums=(1,))",
+    ],
+)
+def test_value_hashed_mutable_object_under_a_transform_that_hashes_once(transform):
+    # pmap and checkpoint hash a key when they store it: after `cfg.scale = 3.0`
+    # the object hashes elsewhere and JAX recompiles (checked on jax 0.10.2: 4.0
+    # then 6.0). jax.jit, by contrast, would return the stale 4.0 (JAX101).
+    src = f"""
+        import dataclasses
+        import functools
+
+        import jax
+
+        @dataclasses.dataclass(unsafe_hash=True)
+        class Cfg:
+            scale: float
+
+        @{transform}
+        def f(x, cfg):
+            return x * cfg.scale
+
+        cfg = Cfg(2.0)
+        f(jax.numpy.ones((1, 2)), cfg)
+        cfg.scale = 3.0
+    """
+    assert codes_at(src) == set()

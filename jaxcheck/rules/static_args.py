@@ -11,10 +11,17 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.rules.base import ClassRule, short_name, uses_text
-from jaxcheck.static_safety import IDENTITY, UNHASHABLE
+from jaxcheck.static_safety import IDENTITY, UNHASHABLE, VALUE
 from jaxcheck.static_uses import StaticUse
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
+
+
+def _hashes_once(use: StaticUse) -> bool:
+    """The use's transform (or the outer use's, for an object held in a field) hashes keys once."""
+    while use.outer is not None:
+        use = use.outer
+    return use.spec.transform.hashes_once
 
 
 def _precedes(write: f.AttributeWrite, path: str, use: StaticUse) -> bool:
@@ -42,7 +49,7 @@ class MutableStatic(ClassRule):
     def judge(self, module, cls, traits, uses, analysis):
         if not traits.mutable or not traits.has_state or traits.hashing == UNHASHABLE:
             return
-        reading = [use for use in uses if use.reads_state]
+        reading = [use for use in uses if use.reads_state and (traits.hashing != VALUE or not _hashes_once(use))]
         if not reading:
             return
         read = set()
