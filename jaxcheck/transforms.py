@@ -39,7 +39,7 @@ TRANSFORMS: dict[str, Transform] = {
     "flax.nnx.remat": Transform("nnx.remat", "static_argnums", hashes_once=True),
     # Equinox caches on every non-array leaf; filter_vmap/grad/checkpoint cache nothing.
     "equinox.filter_jit": Transform("eqx.filter_jit", "", all_static=True),
-    "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True),
+    "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True, hashes_once=True),
 }
 
 PARTIAL = frozenset({"functools.partial"})
