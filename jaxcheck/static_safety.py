@@ -78,6 +78,8 @@ class Field:
     path: str
     value: f.Value | None
     annotation: tuple[str, ...]
+    declared: bool = False  # a field of a dataclass-like class (a constructor argument)
+    compared: bool = False  # its generated `__eq__` compares it
 
 
 @dataclass(frozen=True)
@@ -291,12 +293,19 @@ class StaticSafety:
     def _fields(self, qualname: str, seen: set[str]) -> list[Field]:
         seen.add(qualname)
         cls = self.index.classes[qualname]
+        declared = self.is_dataclass_like(qualname)
         found = [
-            Field(attribute.name, attribute.location, self.index.path_of[qualname], attribute.value, attribute.annotation)
+            Field(
+                attribute.name,
+                attribute.location,
+                self.index.path_of[qualname],
+                attribute.value,
+                attribute.annotation,
+                declared,
+                declared and _compared(attribute.value),
+            )
             for attribute in cls.attributes
-            if (attribute.annotation or attribute.value is not None)
-            and CLASS_VARIABLE not in attribute.annotation
-            and not attribute.name.startswith("__")
+            if attribute.annotation and CLASS_VARIABLE not in attribute.annotation and not attribute.name.startswith("__")
         ]
         construction = self._construction_methods(qualname)
         for method in cls.methods:
@@ -310,6 +319,15 @@ class StaticSafety:
             if base in self.index.classes and base not in seen:
                 found.extend(self._fields(base, seen))
         return found
+
+    def is_dataclass_like(self, qualname: str) -> bool:
+        """Its annotated names are constructor arguments and compared fields:
+        dataclasses, attrs, flax.struct, equinox modules, NamedTuples."""
+        cls = self.index.classes[qualname]
+        if any(decorator.ref in _DATACLASS_MAKERS for decorator in cls.decorators):
+            return True
+        bases = {self.index.canonical(base) for base in cls.bases}
+        return bool(bases & (_FROZEN_DATACLASS_BASES | {"typing.NamedTuple"}))
 
     def _construction_methods(self, qualname: str) -> set[str]:
         """`__init__` and friends, and the helpers they call on `self`."""
@@ -346,6 +364,17 @@ def _dataclass_options(decorator: f.Value, frozen: bool) -> Dataclass | None:
                 if value.literal is not None:
                     options[key] = value.literal
     return Dataclass(**options)
+
+
+def _compared(value: f.Value | None) -> bool:
+    """`field(compare=False)`, `attr.ib(eq=False)` and kin leave a field out of `__eq__`."""
+    if value is None or value.kind != f.CALL:
+        return True
+    for key in ("compare", "eq"):
+        given = value.keyword(key)
+        if given is not None and given.kind == f.CONSTANT and given.literal is False:
+            return False
+    return True
 
 
 def _is_identity_hash(value: f.Value) -> bool:

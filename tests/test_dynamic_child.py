@@ -134,10 +134,10 @@ def test_class_body_default_of_a_field(value):
 
 
 @pytest.mark.parametrize("value", ["jnp.zeros(3)", "np.zeros(3)"])
-def test_unannotated_class_body_default(value):
-    # Read through the instance, it is baked into the compiled function like a
-    # field: a numpy one changed in place goes stale (checked on jax 0.10.2:
-    # 6.0 then 6.0, where 14.0 is fresh).
+def test_unannotated_class_body_default_is_a_class_constant(value):
+    # Not an instance field: not hashed, not per instance. Tables and grids kept
+    # this way are common and never changed (a numpy one changed in place would
+    # go stale, 6.0 then 6.0 on jax 0.10.2; not followed, for precision).
     src = f"""
         import dataclasses
         import jax
@@ -155,7 +155,7 @@ def test_unannotated_class_body_default(value):
 
         f(Model(2), 1.0)
     """
-    assert codes_at(src) == flagged(src, f"w = {value}")
+    assert codes_at(src) == set()
 
 
 # The value assigned in `__init__`: a plain class that is immutable once built

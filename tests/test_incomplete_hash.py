@@ -461,9 +461,11 @@ measure(1.0, Square(3))
 """
 
 
-def test_subclass_hierarchy_without_the_type_in_hash_and_eq():
+def test_subclass_hierarchy_without_the_type_at_the_top_level_is_fine():
+    # JAX keys the type of a top-level static argument: Shape(3) then Square(3)
+    # give 3.0 then 9.0 on jax 0.10.2. Only a nested one goes stale (below).
     src = HIERARCHY.format(hash="hash(self.n)", eq="isinstance(other, Shape) and other.n == self.n")
-    assert codes_at(src) == flagged(src, "def __hash__", "def __eq__")
+    assert codes_at(src) == set()
 
 
 def test_subclass_hierarchy_nested_in_a_frozen_holder():

@@ -12,7 +12,7 @@ from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.rules.base import ClassRule, uses_text
 from jaxcheck.static_safety import IDENTITY, SINGLETON, UNHASHABLE, VALUE, Field
-from jaxcheck.static_uses import CALL_SITE, reads_of
+from jaxcheck.static_uses import CALL_SITE, FIELD, reads_of
 
 _ARRAY_TYPES = frozenset(
     {
@@ -78,19 +78,26 @@ class IncompleteHash(ClassRule):
         if traits.hashing != VALUE:
             return
         read, opaque = _read_by_uses(uses, cls.qualname, analysis)
-        fields = {field.name for field in analysis.safety.fields(cls.qualname) if _independent(field, analysis)}
+        sources: dict[str, set[str]] = {}
+        for field in analysis.safety.fields(cls.qualname):
+            found = _sources(field, analysis)
+            if found:
+                sources.setdefault(field.name, set()).update(found)
         methods = {qualname.rpartition(".")[2] for qualname in cls.methods}
-        wanted = (fields if opaque else fields & read) - methods
+        wanted = {name for name in sources if opaque or name in read} - methods
+        # JAX keys the type of a top-level static argument itself: only an object
+        # held inside another static value needs its type in `==`.
+        nested = any(use.via == FIELD for use in uses)
         subclasses = analysis.index.subclasses.get(cls.qualname, ())
-        eq = analysis.index.find_method(cls.qualname, "__eq__")
-        hash_ = analysis.index.find_method(cls.qualname, "__hash__")
+        eq = _equality_method(cls.qualname, "__eq__", analysis)
+        hash_ = _equality_method(cls.qualname, "__hash__", analysis)
         # Only `==` can make two different values one cache entry: a hash that
         # leaves something out merely collides, unless `==` leaves it out too.
-        eq_missing, eq_typed = _left_out(eq, cls.qualname, wanted, analysis)
-        hash_missing, hash_typed = _left_out(hash_, cls.qualname, wanted, analysis)
+        eq_missing, eq_typed = _left_out(eq, cls.qualname, wanted, sources, analysis)
+        hash_missing, hash_typed = _left_out(hash_, cls.qualname, wanted, sources, analysis)
         for method, missing, untyped in (
-            (eq, eq_missing, bool(subclasses) and not eq_typed),
-            (hash_, hash_missing & eq_missing, bool(subclasses) and not eq_typed and not hash_typed),
+            (eq, eq_missing, nested and bool(subclasses) and not eq_typed),
+            (hash_, hash_missing & eq_missing, nested and bool(subclasses) and not eq_typed and not hash_typed),
         ):
             if method is None or not (missing or untyped):
                 continue
@@ -102,13 +109,13 @@ class IncompleteHash(ClassRule):
                 problems.append(f"leaves out {listed}, which the compiled function reads")
             if untyped:
                 sub = subclasses[0].rpartition(".")[2]
-                problems.append(f"leaves out the type, and `{sub}` subclasses `{cls.name}`")
+                problems.append(f"leaves out the type, though `{sub}` subclasses `{cls.name}`")
             owner = method.qualname.rpartition(".")[0].rpartition(".")[2]
             named = f"`{owner}.{method.name}`" + (f" (which `{cls.name}` inherits)" if owner != cls.name else "")
             yield self.finding(
                 module.path,
                 method.location,
-                f"{named} {' and '.join(problems)}, but {uses_text(uses, analysis)}: values "
+                f"{named} {'; it '.join(problems)}, but {uses_text(uses, analysis)}: values "
                 "that differ only there compare equal and find each other's compiled function, which gives "
                 "stale results. Put every such field in both `__eq__` and `__hash__`"
                 + (" and the type (`type(self)`)" if untyped else "")
@@ -116,29 +123,50 @@ class IncompleteHash(ClassRule):
             )
 
 
-def _left_out(method, class_qualname: str, wanted: set[str], analysis: Analysis) -> tuple[set[str], bool]:
-    """(wanted fields a hand-written method does not read, whether it reads the type).
+def _equality_method(class_qualname: str, name: str, analysis: Analysis):
+    """The hand-written `__eq__`/`__hash__` a class uses, or None when a
+    dataclass writes it (or none is written and object's is used)."""
+    pending, seen = [class_qualname], set()
+    while pending:
+        qualname = pending.pop(0)
+        if qualname in seen or qualname not in analysis.index.classes:
+            continue
+        seen.add(qualname)
+        method = analysis.index.method(qualname, name)
+        if method is not None:
+            return method if method.is_instance_method else None
+        if analysis.safety.is_dataclass_like(qualname):
+            return None
+        pending.extend(map(analysis.index.canonical, analysis.index.classes[qualname].bases))
+    return None
 
-    A method jaxcheck did not see written (a dataclass's, a NamedTuple's) covers all.
+
+def _left_out(method, class_qualname: str, wanted: set[str], sources: dict, analysis: Analysis):
+    """(wanted fields whose sources a hand-written method does not read, whether it reads the type).
+
+    A field derived from the constructor arguments another compared field
+    holds (`self._key = (a, b)`, `self.n = len(dims)`) is covered by it.
     """
     if method is None:
         return set(), True
     covered, everything, typed = _coverage(method, class_qualname, analysis)
     if everything:
         return set(), True
-    return wanted - covered, typed
+    seen = set().union(*(sources.get(name, {name}) for name in covered))
+    return {name for name in wanted if not sources[name] <= seen}, typed
 
 
-def _independent(field: Field, analysis: Analysis) -> bool:
-    """A field that carries state of its own: declared in the class body, or set
-    from a constructor argument (as it is, or converted: `tuple(sizes)`). A field
-    computed from others (a cache, a derived total) follows them."""
-    if field.annotation:
-        return True
+def _sources(field: Field, analysis: Analysis) -> set[str]:
+    """The constructor arguments a field carries; empty for one computed from
+    nothing it was given (a cache, a constant)."""
+    if field.declared:
+        return {field.name}
     value = field.value
     if value is None:
-        return False
-    return any(_is_parameter(candidate, analysis) for candidate in (value, *value.args))
+        return set()
+    return {
+        candidate.ref.partition(":")[2] for candidate in (value, *value.args) if _is_parameter(candidate, analysis)
+    }
 
 
 def _is_parameter(value: f.Value, analysis: Analysis) -> bool:
