@@ -36,7 +36,10 @@ class Analysis:
             outer = pending.pop()
             if self.safety.traits(outer) is None:
                 continue
+            dataclass_like = self.safety.is_dataclass_like(outer)
             for field in self.safety.fields(outer):
+                if dataclass_like and not field.declared:
+                    continue  # set in `__post_init__`, outside the compared fields: derived, not the key
                 for inner in self.held_classes(field):
                     if inner not in grouped:
                         pending.append(inner)
@@ -46,15 +49,27 @@ class Analysis:
 
     def held_classes(self, field) -> list[str]:
         """The project class a field holds, by its one-class annotation or the object built into it."""
-        refs = list(field.annotation) if len(field.annotation) == 1 else []
-        if field.value is not None and field.value.kind == CALL:
-            refs.append(field.value.ref)
         found = []
-        for ref in refs:
-            qualname = self.index.lookup_class(ref)
-            if qualname is not None and not self.index.is_abstract(qualname) and qualname not in found:
-                found.append(qualname)
-        return found
+        if field.declared and not field.compared:
+            return found  # `field(compare=False)`: not part of the static key
+        if field.value is not None and field.value.kind == CALL:
+            built = self.index.lookup_class(field.value.ref)
+            if built is not None:
+                found.append(built)
+        if len(field.annotation) == 1:
+            # An annotation says what is held for a concrete class; a stateless
+            # interface base with subclasses says little (the value built tells).
+            named = self.index.lookup_class(field.annotation[0])
+            if named is not None and named not in found and not self.index.is_abstract(named):
+                traits = self.safety.traits(named) if self.index.subclasses.get(named) else None
+                if not self.index.subclasses.get(named) or (traits is not None and traits.has_state):
+                    found.append(named)
+        # A stateless object (`act: Relu = Relu()`) gives nothing to go stale.
+        return [qualname for qualname in found if self._stateful(qualname)]
+
+    def _stateful(self, qualname: str) -> bool:
+        traits = self.safety.traits(qualname)
+        return traits is None or traits.has_state
 
     @cached_property
     def safety(self) -> StaticSafety:

@@ -66,8 +66,6 @@ f(1.0, Model(jnp.ones(3), 2))
         pytest.param("", "jax.Array", id="jax.Array"),
         pytest.param("", "jnp.ndarray", id="jnp.ndarray"),
         pytest.param("", "np.ndarray", id="np.ndarray"),
-        pytest.param("import jax.typing", "jax.typing.ArrayLike", id="jax.typing.ArrayLike"),
-        pytest.param("from jax.typing import ArrayLike", "ArrayLike", id="ArrayLike"),
         pytest.param("from jax import Array", "Array", id="from-jax-import-Array"),
         pytest.param("from jaxtyping import Array, Float", 'Float[Array, "n"]', id="jaxtyping-Float"),
         pytest.param("from jaxtyping import Array", "Array", id="jaxtyping-Array"),
@@ -84,6 +82,16 @@ f(1.0, Model(jnp.ones(3), 2))
 def test_array_annotation_in_class_body(imports, annotation):
     src = ANNOTATED_FIELD.format(imports=imports, annotation=annotation)
     assert codes_at(src) == flagged(src, f"w: {annotation}")
+
+
+@pytest.mark.parametrize(
+    "imports, annotation",
+    [("import jax.typing", "jax.typing.ArrayLike"), ("from jax.typing import ArrayLike", "ArrayLike")],
+)
+def test_array_like_annotation_admits_scalars(imports, annotation):
+    # `ArrayLike` includes Python scalars (`eps: ArrayLike = 1e-6`): it says nothing sure.
+    src = ANNOTATED_FIELD.format(imports=imports, annotation=annotation)
+    assert codes_at(src) == set()
 
 
 def test_array_annotation_with_default():
@@ -375,9 +383,9 @@ def test_object_that_is_not_static_safe_built_in_post_init():
 
         f(Model(1), 1.0)
     """
-    # JAX104 at the field; `Inner`, held by a static object, is judged at its own line.
-    inner = line_of(src, "class Inner")
-    assert codes_at(src) == flagged(src, 'object.__setattr__(self, "inner"') | {(inner, "JAX101"), (inner, "JAX102")}
+    # `inner` is not a dataclass field: the generated `==` never compares it, so
+    # it is derived state outside the static key, and `f` never reads it.
+    assert codes_at(src) == set()
 
 
 @pytest.mark.parametrize("value", ["[1, 2]", "{}", "{1, 2}", "dict(a=1)"])

@@ -19,20 +19,19 @@ _ARRAY_TYPES = frozenset(
         "jax.Array",
         "jax.numpy.ndarray",
         "numpy.ndarray",
-        "jax.typing.ArrayLike",
         "numpy.typing.NDArray",
-        "numpy.typing.ArrayLike",
         "chex.Array",
         *(
             f"jaxtyping.{name}"
             for name in (
-                "Array", "ArrayLike", "Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex",
+                "Array", "Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex",
                 "Integer", "Int", "UInt", "Key", "PRNGKeyArray", "Float32", "Float64", "Int32", "Int64",
             )
         ),
     }
 )
 _PARTIAL = frozenset({"functools.partial"})
+_EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 
 
 def _read_by_uses(uses, class_qualname: str, analysis: Analysis) -> tuple[set[str], bool]:
@@ -207,7 +206,12 @@ class DynamicChildOfStatic(ClassRule):
 
     def judge(self, module, cls, traits, uses, analysis):
         reported = set()
+        # A field `==` does not compare is derived from those it does (a
+        # `_taps = np.linspace(...)` built in `__post_init__`): a constant of the key.
+        compared = _compared_fields(cls.qualname, analysis)
         for field in sorted(analysis.safety.fields(cls.qualname), key=lambda field: (field.path, field.location)):
+            if compared is not None and compared and field.name not in compared:
+                continue
             held = _dynamic(field, analysis)
             if held is None or field.name in reported or field.path != module.path:
                 continue
@@ -238,7 +242,8 @@ def _dynamic(field: Field, analysis: Analysis) -> str | None:
             continue
         if traits.mutable or traits.hashing in (IDENTITY, UNHASHABLE):
             because = traits.mutable_because if traits.mutable else traits.hashing_because
-            return f"a `{held.rpartition('.')[2]}`, which is not static-safe ({because})"
+            name = held.rpartition(".")[2]
+            return f"{'an' if name[:1] in 'AEIOU' else 'a'} `{name}`, which is not static-safe ({because})"
     return None
 
 
@@ -262,11 +267,14 @@ class BoundMethodField(ClassRule):
 
     def judge(self, module, cls, traits, uses, analysis):
         index = analysis.index
+        compared = _compared_fields(cls.qualname, analysis)
         for method in cls.methods:
             function = index.functions[method]
             if not function.is_instance_method:
                 continue
             for write, path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+                if compared is not None and write.attribute not in compared:
+                    continue  # not part of `==`: it cannot split the cache
                 made = _per_instance_callable(write.value, cls.qualname, analysis)
                 if made is not None and path == module.path:
                     what = f"`{cls.name}.{write.attribute}`"
@@ -283,17 +291,22 @@ class BoundMethodField(ClassRule):
                 continue
             if analysis.safety.traits(use.class_qualname) is None:
                 continue
+            if use.enclosing == "" and use.value.kind == f.CALL or (
+                use.value.kind == f.NAME and ":" not in index.canonical(use.value.ref)
+            ):
+                continue  # built once, when the module is imported: one trace, no harm
             built = [use.value] if use.value.kind == f.CALL else [
                 binding.value for binding in index.bindings.get(index.canonical(use.value.ref), ())
             ]
-            if use.enclosing == "" and use.value.kind == f.CALL:
-                continue  # built once, when the module is imported: one trace, no harm
+            compared = _compared_fields(use.class_qualname, analysis)
             for call in built:
                 call = recorded.get(call.key, call)
                 if index.constructed_class(call) != use.class_qualname:
                     continue
                 arguments = [*((f"argument {n}", arg) for n, arg in enumerate(call.args, 1)), *call.keywords]
                 for key, argument in arguments:
+                    if compared is not None and not key.startswith("argument ") and key not in compared:
+                        continue
                     made = _per_instance_callable(argument, "", analysis)
                     if made is None or argument.location in seen or key == "**":
                         continue
@@ -332,10 +345,52 @@ def _per_instance_callable(value: f.Value | None, class_qualname: str, analysis:
         # `Class.method` is a plain function; a method of an object bound at
         # module level is equal every time it is taken (same `__self__`).
         return None
-    if base not in index.classes:
-        for owner in index.instance_classes(base) or ((class_qualname,) if base.endswith(":self") else ()):
-            method = index.find_method(owner, attribute)
-            if method is not None and method.is_instance_method:
-                shown = base.partition(":")[2] if ":" in base else base.rpartition(".")[2]
-                return f"the bound method `{shown}.{attribute}`"
+    if base in index.classes:
+        return None
+    if class_qualname:
+        owners = index.instance_classes(base) or ((class_qualname,) if base.endswith(":self") else ())
+    else:
+        # At a construction site, a method of a long-lived object (the caller's
+        # `self`, a parameter) is equal each time it is taken: only an object
+        # built right there makes a new one each time.
+        owners = tuple(
+            cls for binding in index.bindings.get(base, ()) if (cls := index.constructed_class(binding.value))
+        )
+    for owner in owners:
+        method = index.find_method(owner, attribute)
+        if method is not None and method.is_instance_method and not _is_equinox_module(owner, analysis):
+            shown = base.partition(":")[2]
+            return f"the bound method `{shown}.{attribute}`"
     return None
+
+
+def _is_equinox_module(qualname: str, analysis: Analysis) -> bool:
+    """equinox wraps the methods of its modules so that they compare by value."""
+    pending, seen = [qualname], set()
+    while pending:
+        current = pending.pop()
+        if current in _EQUINOX_MODULES:
+            return True
+        if current in seen or current not in analysis.index.classes:
+            continue
+        seen.add(current)
+        pending.extend(map(analysis.index.canonical, analysis.index.classes[current].bases))
+    return False
+
+
+def _compared_fields(class_qualname: str, analysis: Analysis) -> set[str] | None:
+    """The fields `==` compares; None when every field may be."""
+    eq = _equality_method(class_qualname, "__eq__", analysis)
+    if eq is not None:
+        covered, everything, _ = _coverage(eq, class_qualname, analysis)
+        return None if everything else covered
+    if analysis.safety.is_dataclass_like(class_qualname) or any(
+        analysis.safety.is_dataclass_like(base) for base in _bases(class_qualname, analysis)
+    ):
+        return {field.name for field in analysis.safety.fields(class_qualname) if field.compared}
+    return set()  # compared by identity: a field changes nothing (JAX102 speaks of that)
+
+
+def _bases(class_qualname: str, analysis: Analysis) -> list[str]:
+    cls = analysis.index.classes[class_qualname]
+    return [base for base in map(analysis.index.canonical, cls.bases) if base in analysis.index.classes]
