@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "rules":
         for code, (name, summary) in CODES.items():
-            print(f"{code}  {name:<24}  {summary}")
+            print(f"{code}  {name:<28}  {summary}")
         return EXIT_CLEAN
     if args.command == "rule":
         return _rule(args.code.upper())

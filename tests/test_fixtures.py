@@ -26,6 +26,7 @@ _EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
 JAX_ERRORS = {
     "JAX104": "ValueError: Non-hashable static arguments are not supported",
     "JAX106": "ValueError: Non-hashable static arguments are not supported",
+    "JAX202": "TypeError: Error interpreting argument to",
 }
 
 

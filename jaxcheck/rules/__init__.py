@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from jaxcheck.rules.base import Rule
+from jaxcheck.rules.methods import JitMethodSelfNotStatic
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
 from jaxcheck.rules.static_fields import BoundMethodField, DynamicChildOfStatic, IncompleteHash
 
@@ -13,6 +14,7 @@ RULES: tuple[type[Rule], ...] = (
     DynamicChildOfStatic,
     BoundMethodField,
     UnhashableStatic,
+    JitMethodSelfNotStatic,
 )
 
 BAD_INPUT = "JAX000"
