@@ -103,7 +103,10 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     """For flake8: one file's findings with its project around it, `# noqa` left to flake8.
 
     The project is judged once per process, from the cache when it is warm,
-    and again when the file's text or a file its analysis read has changed.
+    and again when the file's text changes, or a file whose facts this process
+    parsed or loaded changes (after a warm start, with findings read from
+    `results.json`, only the checked file's text is watched: flake8 processes
+    are short-lived).
     """
     from jaxcheck.workspace import Workspace
 
