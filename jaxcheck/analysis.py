@@ -7,7 +7,8 @@ from functools import cached_property
 
 from jaxcheck.index import Index
 from jaxcheck.static_safety import StaticSafety
-from jaxcheck.facts import CALL
+from jaxcheck.facts import CALL, NAME, FunctionFacts
+from jaxcheck.jitted import Made, made_functions
 from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
 from jaxcheck.transforms import Options
 
@@ -18,6 +19,8 @@ class Analysis:
     def __init__(self, index: Index, options: Options = Options()) -> None:
         self.index = index
         self.options = options
+        self._mutations: dict[str, list] = {}
+        self._made: dict[str, list[Made]] = {}
 
     @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
@@ -71,14 +74,61 @@ class Analysis:
         traits = self.safety.traits(qualname)
         return traits is None or traits.has_state
 
+    def mutations(self, qualname: str):
+        """`StaticSafety.mutation_sites`, computed once per class."""
+        known = self._mutations.get(qualname)
+        if known is None:
+            known = self._mutations[qualname] = self.safety.mutation_sites(qualname)
+        return known
+
     @cached_property
     def safety(self) -> StaticSafety:
         return StaticSafety(self.index, self.options.static_bases, self.options.singletons)
+
+    def made(self, path: str) -> list[Made]:
+        """The functions compiling transforms make in the module at `path`."""
+        known = self._made.get(path)
+        if known is None:
+            known = self._made[path] = made_functions(self.index.modules[path], self.index, self.options.table)
+        return known
+
+    def bound_methods(self, made: Made) -> list[tuple[str, FunctionFacts]]:
+        """(class, method) for a transform given `obj.method`, one pair per class `obj` may hold."""
+        target = made.application.target
+        if made.nested is not None or target is None or target.kind != NAME:
+            return []
+        owner, _, name = target.ref.rpartition(".")
+        if not owner:
+            return []
+        found = []
+        for cls in self.index.instance_classes(owner):
+            method = self.index.find_method(cls, name)
+            if method is not None and method.is_instance_method:
+                found.append((cls, method))
+        return found
+
+    def closed_over(self, made: Made) -> dict[str, set[str]]:
+        """For a lambda or nested function given to a transform: class -> the
+        attributes it reads of the `self` of the method it is made in."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for read in made.reads:
+            owner, _, rest = read.partition(":")
+            parameter, _, attribute = rest.partition(".")
+            function = self.index.functions.get(owner)
+            if function is not None and function.is_instance_method and function.parameters[0].name == parameter:
+                found[function.class_qualname].add(attribute.partition(".")[0])
+        return found
 
     def judge_everything(self) -> None:
         """Ask every question the rules will ask, so that `index.missing` is complete."""
         for qualname in self.static_uses_by_class:
             self.safety.traits(qualname)
+        for path in self.index.modules:
+            for made in self.made(path):
+                for cls, _ in self.bound_methods(made):
+                    self.safety.traits(cls)
+                for cls in self.closed_over(made):
+                    self.safety.traits(cls)
 
     def classes_in(self, path: str):
         """The classes defined in `path` that reach a static position, with their uses."""

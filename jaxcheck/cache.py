@@ -20,7 +20,7 @@ from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
 
-FORMAT = 3
+FORMAT = 4
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -221,6 +221,11 @@ def _function(raw) -> f.FunctionFacts:
         tuple(map(_value, raw[6])),
         raw[7],
         raw[8],
+        tuple(
+            f.LocalUse(name, _location(location), depth, tuple(calls), escapes)
+            for name, location, depth, calls, escapes in raw[9]
+        ),
+        tuple(raw[10]),
     )
 
 
@@ -253,6 +258,9 @@ def _module(raw) -> f.ModuleFacts:
             for target, attribute, location, function, value in raw[6]
         ),
         tuple((name, ref) for name, ref in raw[7]),
+        tuple(f.Closure(_location(location), tuple(reads)) for location, reads in raw[8]),
+        tuple(map(_location, raw[9])),
+        tuple(map(_location, raw[10])),
     )
 
 

@@ -77,6 +77,26 @@ class ParameterUse:
 
 
 @dataclass(frozen=True)
+class LocalUse:
+    """How a function uses a local it binds to a call's result, or a nested
+    function it decorates: enough to tell a throwaway from a kept value."""
+
+    name: str
+    location: Location  # the binding, or the nested `def`
+    loop_depth: int  # how many loops of the function it is bound in
+    calls: tuple[int, ...]  # each place that calls it, as its loop depth (a comprehension is a loop)
+    escapes: bool  # used otherwise: returned, stored, passed on, read by a closure, bound again
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A lambda that reads attributes of a parameter of the function it is made in."""
+
+    location: Location
+    reads: tuple[str, ...]  # refs: "pkg.mod.Model.__init__:self.scale"
+
+
+@dataclass(frozen=True)
 class FunctionFacts:
     qualname: str  # absolute, e.g. "pkg.mod.Vehicle.wheels"
     name: str
@@ -87,6 +107,8 @@ class FunctionFacts:
     returns: tuple[Value, ...] = ()  # the values of its `return` statements
     raises: bool = False  # its own body has a `raise` statement
     class_qualname: str = ""  # set for methods defined directly in a class body
+    locals: tuple[LocalUse, ...] = ()
+    free_reads: tuple[str, ...] = ()  # for a nested function: attributes it reads of enclosing parameters, as refs
 
     def parameter_use(self, name: str) -> ParameterUse | None:
         for use in self.uses:
@@ -160,3 +182,8 @@ class ModuleFacts:
     bindings: tuple[Binding, ...]  # module and function scopes
     attribute_writes: tuple[AttributeWrite, ...]
     imports: tuple[tuple[str, str], ...] = ()  # module-level name -> the absolute ref it imports
+    closures: tuple[Closure, ...] = ()
+    discarded: tuple[Location, ...] = ()  # calls made as statements: their result is dropped
+    # Module-level calls run on every turn of a loop, of the shapes that make a
+    # throwaway function: `t(f)(x)`, or a call made as a statement.
+    looped: tuple[Location, ...] = ()

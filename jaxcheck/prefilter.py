@@ -2,10 +2,10 @@
 
 Every static use of the JAX1xx rules is a static parameter written out
 (`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`) or an
-equinox `filter_jit`/`filter_pmap`, and JAX202 looks at jit decorators, so a
-file with none of that text holds no finding of its own module; its findings,
-if any, are about classes it defines. Parsing is the dominant cost, and most
-files fail these tests.
+equinox `filter_jit`/`filter_pmap`, and the JAX2xx and JAX401 rules look at
+where `jit`, `pjit` and `pmap` are applied, so a file with none of that text
+holds no finding of its own module; its findings, if any, are about classes
+it defines. Parsing is the dominant cost, and most files fail these tests.
 """
 
 from __future__ import annotations
@@ -13,20 +13,19 @@ from __future__ import annotations
 import re
 
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
-# A jit decorator, or jit imported under another name (JAX202 looks at the
-# methods jit decorates).
-_JIT_DECORATOR = re.compile(r"@[^\n]*\bp?jit\b|\bp?jit\s+as\s+\w")
+# `jit` or `pmap` named anywhere (imported under another name, it is named in the import).
+_JIT = re.compile(r"\b(?:p?jit|pmap)\b")
 
 
 def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
     """Whether the file can hold a static use (and so a finding of its own module).
 
-    `keywords` are the static keywords of configured transforms.
+    `keywords` are the static keywords and names of configured transforms.
     """
     return (
         any(trigger in text for trigger in TRIGGERS)
         or any(keyword in text for keyword in keywords)
-        or _JIT_DECORATOR.search(text) is not None
+        or _JIT.search(text) is not None
     )
 
 

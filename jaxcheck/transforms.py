@@ -16,10 +16,15 @@ class Transform:
     # Its cache hashes a key once, when stored: a value-hashed object changed
     # later hashes elsewhere and misses (a recompile, not a stale result).
     hashes_once: bool = False
+    # It returns a function that compiles once and is then called again and
+    # again: what it closes over is baked in (JAX2xx), and a new one per call
+    # compiles per call (JAX401). `checkpoint` is applied inside traced code,
+    # and `make_jaxpr` is called once to look at a program.
+    compiles: bool = True
 
 
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames")
-_CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True)
+_CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True, compiles=False)
 
 # Each keeps a cache keyed on its static arguments (SPEC 2, checked on jax 0.10.2:
 # pmap and checkpoint go stale only for objects hashed by identity).
@@ -33,10 +38,10 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.checkpoint": _CHECKPOINT,
     "jax.remat": _CHECKPOINT,
     "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
-    "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums"),
+    "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
     "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames"),
     "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
-    "flax.nnx.remat": Transform("nnx.remat", "static_argnums", hashes_once=True),
+    "flax.nnx.remat": Transform("nnx.remat", "static_argnums", hashes_once=True, compiles=False),
     # Equinox caches on every non-array leaf; filter_vmap/grad/checkpoint cache nothing.
     "equinox.filter_jit": Transform("eqx.filter_jit", "", all_static=True),
     "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True, hashes_once=True),
@@ -59,8 +64,9 @@ class Options:
 
     @property
     def keywords(self) -> tuple[str, ...]:
-        """The static keywords of the configured transforms, for the pre-filter."""
+        """The static keywords and names of the configured transforms, for the pre-filter."""
         found = {kw for _, transform in self.transforms for kw in (transform.argnums, transform.argnames) if kw}
+        found.update(name.rpartition(".")[2] for name, _ in self.transforms)
         return tuple(sorted(found))
 
 
@@ -78,14 +84,17 @@ class StaticSpec:
 class Application:
     """A transform applied to a function: `@jit`, `@partial(jit, ...)`, `jit(fn, ...)`."""
 
+    transform: Transform
     spec: StaticSpec | None  # None when its static arguments are not literals
     target: f.Value | None  # the function given to the transform; None for decorators
+    location: f.Location  # the decorator or the call that applies it
 
 
 def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> Application | None:
     """Read a decorator or a call as a transform application, if it is one."""
     if value.kind == f.NAME and value.ref in table:
-        return Application(StaticSpec(table[value.ref], (), (), value.location), None)
+        transform = table[value.ref]
+        return Application(transform, StaticSpec(transform, (), (), value.location), None, value.location)
     if value.kind != f.CALL:
         return None
     if value.ref in table:
@@ -97,10 +106,10 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
         inner = application(value.func, table)
         if inner is None or inner.target is not None:
             return None
-        return Application(inner.spec, value.args[0])
+        return Application(inner.transform, inner.spec, value.args[0], value.location)
     else:
         return None
-    return Application(_static_spec(transform, value), args[0] if args else None)
+    return Application(transform, _static_spec(transform, value), args[0] if args else None, value.location)
 
 
 def _static_spec(transform: Transform, call: f.Value) -> StaticSpec | None:

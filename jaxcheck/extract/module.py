@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -51,6 +51,12 @@ class _Extractor:
         self.returns: dict[str, list[f.Value]] = {}
         self.raising: set[str] = set()
         self._values: dict[tuple[int, int], f.Value] = {}
+        self.loop_depth: dict[str, int] = {}  # function qualname ("" for the module) -> loops open in it
+        self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
+        self.closure_reads: dict[f.Location, set[str]] = {}  # lambda -> enclosing parameters' attributes it reads
+        self.free_reads: dict[str, set[str]] = {}  # nested function -> the same
+        self.discarded: list[f.Location] = []
+        self.looped: list[f.Location] = []
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -65,6 +71,9 @@ class _Extractor:
             bindings=tuple(self.bindings),
             attribute_writes=tuple(self.writes),
             imports=self.scopes.module.exported_imports(),
+            closures=tuple(f.Closure(location, tuple(sorted(reads))) for location, reads in self.closure_reads.items()),
+            discarded=tuple(self.discarded),
+            looped=tuple(self.looped),
         )
 
     # Statements
@@ -86,6 +95,15 @@ class _Extractor:
 
     def compound(self, node: cst.CSTNode, scope: Scope) -> None:
         """if/for/while/try/with/match: scan the header, bind targets, descend."""
+        if isinstance(node, (cst.For, cst.While)):
+            function = self._function_of(scope)
+            self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
+            self._compound(node, scope)
+            self.loop_depth[function] -= 1
+        else:
+            self._compound(node, scope)
+
+    def _compound(self, node: cst.CSTNode, scope: Scope) -> None:
         blocks = []
         for child in children(node):
             if isinstance(child, (cst.IndentedBlock, cst.SimpleStatementSuite)):
@@ -114,6 +132,9 @@ class _Extractor:
             value = self.value(node.value, scope)
             for target in node.targets:
                 self.bind_target(target.target, value if len(node.targets) == 1 else None, scope)
+            target = node.targets[0].target
+            if len(node.targets) == 1 and isinstance(target, cst.Name) and self._makes_function(value):
+                self._track(scope, target.value, value.location)
             self.scan(node.value, scope)
         elif isinstance(node, cst.AnnAssign):
             value = self.value(node.value, scope) if node.value is not None else None
@@ -143,6 +164,12 @@ class _Extractor:
         elif isinstance(node, (cst.Expr, cst.Raise, cst.Assert)):
             if isinstance(node, cst.Raise) and scope.kind == FUNCTION:
                 self.raising.add(scope.qualname)
+            if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+                value = self.value(node.value, scope)
+                if self._makes_function(value):
+                    self.discarded.append(value.location)
+                    if not self._function_of(scope) and self.loop_depth.get("", 0):
+                        self.looped.append(value.location)
             for child in children(node):
                 self.scan(child, scope)
 
@@ -154,6 +181,9 @@ class _Extractor:
                 self._class_attributes[-1].append(f.ClassAttribute(target.value, location, (), value))
                 return
             ref = scope.binding_ref(target.value)
+            known = self.tracked.get((scope.qualname, target.value)) if scope.kind == FUNCTION else None
+            if known is not None:
+                known.escapes = True  # bound again: which value a use sees is not followed
             self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element in target.elements:
@@ -180,6 +210,8 @@ class _Extractor:
         self.function_scopes[inner.qualname] = inner
         for decorator in node.decorators:
             self.scan(decorator.decorator, scope)
+        if node.decorators and scope.kind == FUNCTION:
+            self._track(scope, node.name.value, self.location(node))
         parameters = []
         for param, kind in all_parameters(node.params):
             annotation = ()
@@ -203,6 +235,11 @@ class _Extractor:
 
     def _finish_function(self, function: f.FunctionFacts) -> f.FunctionFacts:
         scope = self.function_scopes[function.qualname]
+        locals_ = tuple(
+            f.LocalUse(name, record.location, record.loop_depth, tuple(record.calls), record.escapes)
+            for (owner, name), record in self.tracked.items()
+            if owner == function.qualname
+        )
         uses = []
         for name in scope.parameters:
             record = self.parameter_uses.get((function.qualname, name))
@@ -219,6 +256,8 @@ class _Extractor:
             returns=tuple(self.returns.get(function.qualname, ())),
             raises=function.qualname in self.raising,
             class_qualname=function.class_qualname,
+            locals=locals_,
+            free_reads=tuple(sorted(self.free_reads.get(function.qualname, ()))),
         )
 
     def class_(self, node: cst.ClassDef, scope: Scope) -> None:
@@ -263,49 +302,66 @@ class _Extractor:
 
     def scan(self, node: cst.CSTNode, scope: Scope) -> None:
         """Record the calls in an expression and how it uses parameters."""
-        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str]]] = [(node, None, frozenset())]
+        # Each node goes with its parent, the names lambdas and comprehensions
+        # shadow, and where it sits: the lambdas around it, and whether a
+        # comprehension repeats it.
+        outside = _Context((), False)
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str], _Context]] = [(node, None, frozenset(), outside)]
         while stack:
-            current, parent, shadowed = stack.pop()
+            current, parent, shadowed, context = stack.pop()
             if isinstance(current, cst.Name):
-                self._name_use(current, parent, shadowed, scope)
+                self._name_use(current, parent, shadowed, scope, context)
                 continue
             if isinstance(current, cst.Call):
-                self._call(current, scope, shadowed)
+                self._call(current, scope, shadowed, context)
                 # Arguments are pushed with the call as their parent, so that a
                 # parameter passed on is known by what it is passed to.
-                stack.append((current.func, current, shadowed))
+                stack.append((current.func, current, shadowed, context))
                 for arg in current.args:
-                    stack.append((arg.value, current, shadowed))
+                    stack.append((arg.value, current, shadowed, context))
                 continue
             elif isinstance(current, cst.Lambda):
                 # Defaults are read where the lambda is made; the body sees its parameters.
                 parameters = all_parameters(current.params)
                 for param, _ in parameters:
                     if param.default is not None:
-                        stack.append((param.default, param, shadowed))
+                        stack.append((param.default, param, shadowed, context))
                 inner = shadowed | frozenset(param.name.value for param, _ in parameters)
-                stack.append((current.body, current, inner))
+                body = _Context((*context.lambdas, self.location(current)), context.repeated)
+                stack.append((current.body, current, inner, body))
                 continue
             elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
                 shadowed = shadowed | _comprehension_targets(current.for_in)
+                if not context.repeated:
+                    context = _Context(context.lambdas, True)
             elif isinstance(current, cst.Attribute):
                 # Only the object is a name use; `.attr` is not.
-                stack.append((current.value, current, shadowed))
+                stack.append((current.value, current, shadowed, context))
                 continue
             for child in children(current):
-                stack.append((child, current, shadowed))
+                stack.append((child, current, shadowed, context))
 
-    def _name_use(self, node: cst.Name, parent, shadowed: frozenset[str], scope: Scope) -> None:
+    def _name_use(self, node: cst.Name, parent, shadowed: frozenset[str], scope: Scope, context: _Context) -> None:
         name = node.value
         if name in shadowed or name in _CONSTANTS:
             return
         ref = scope.resolve(name)
         function, sep, local = ref.partition(":")
         if not sep:
-            return
+            function, _, local = ref.rpartition(".")  # a def nested in a function is named by its qualname
         function_scope = self.function_scopes.get(function)
-        if function_scope is None or local not in function_scope.parameters:
+        if function_scope is None:
             return
+        if not sep or local not in function_scope.parameters:
+            tracked = self.tracked.get((function, local))
+            if tracked is not None:
+                if isinstance(parent, cst.Call) and parent.func is node and not context.lambdas and scope.qualname == function:
+                    tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
+                else:
+                    tracked.escapes = True
+            return
+        if isinstance(parent, cst.Attribute) and (context.lambdas or scope.qualname != function):
+            self._closure_read(f"{ref}.{parent.attr.value}", function, scope, context)
         attributes, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
         if isinstance(parent, cst.Attribute):
             attributes.add(parent.attr.value)
@@ -321,9 +377,49 @@ class _Extractor:
         elif not opaque:
             opaque.append(True)
 
-    def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str]) -> None:
+    def _closure_read(self, read: str, owner: str, scope: Scope, context: _Context) -> None:
+        """Record `param.attr` read from inside lambdas or nested functions of the parameter's function."""
+        for location in context.lambdas:
+            self.closure_reads.setdefault(location, set()).add(read)
+        while scope is not None and scope.qualname != owner:
+            if scope.kind == FUNCTION:
+                self.free_reads.setdefault(scope.qualname, set()).add(read)
+            scope = scope.parent
+
+    def _track(self, scope: Scope, name: str, location: f.Location) -> None:
+        """Follow how a function uses a local that may hold a function made on each call."""
+        if scope.kind != FUNCTION:
+            return
+        key = (scope.qualname, name)
+        if key in self.tracked:
+            self.tracked[key].escapes = True
+        else:
+            self.tracked[key] = _Tracked(location, self.loop_depth.get(scope.qualname, 0))
+
+    def _makes_function(self, call: f.Value) -> bool:
+        """A call given a lambda, a `partial`, a nested function or a method of a
+        local object: the shape of a transform making a function on each call."""
+        if call.kind != f.CALL or not call.args:
+            return False
+        first = call.args[0]
+        if first.kind == f.LAMBDA:
+            return True
+        if first.kind == f.CALL:
+            return first.ref == "functools.partial"
+        if first.kind != f.NAME:
+            return False
+        _, sep, local = first.ref.partition(":")
+        if sep:
+            return "." in local
+        nested = self.function_scopes.get(first.ref)
+        return nested is not None and nested.parent is not None and nested.parent.kind == FUNCTION
+
+    def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str], context: _Context) -> None:
         value = self.value(node, scope, shadowed)
         function = self._function_of(scope)
+        if not function and value.func is not None and self._makes_function(value.func):
+            if self.loop_depth.get("", 0) or context.repeated:
+                self.looped.append(value.location)
         # A call without arguments passes nothing static, and a builtin is never
         # a transformed function: neither is worth keeping.
         if (value.args or value.keywords) and not value.ref.startswith("builtins."):
@@ -483,6 +579,22 @@ class _Extractor:
         while scope is not None and scope.kind != FUNCTION:
             scope = scope.parent
         return scope.qualname if scope is not None else ""
+
+
+@dataclass(frozen=True)
+class _Context:
+    lambdas: tuple[f.Location, ...]  # the lambdas an expression is inside, outermost first
+    repeated: bool  # inside a comprehension
+
+
+class _Tracked:
+    """A local being followed (see `LocalUse`)."""
+
+    def __init__(self, location: f.Location, loop_depth: int) -> None:
+        self.location = location
+        self.loop_depth = loop_depth
+        self.calls: list[int] = []
+        self.escapes = False
 
 
 def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:

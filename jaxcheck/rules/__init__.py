@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from jaxcheck.rules.base import Rule
-from jaxcheck.rules.methods import JitMethodSelfNotStatic
+from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
+from jaxcheck.rules.recompiles import JitRecreatedPerCall
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
 from jaxcheck.rules.static_fields import BoundMethodField, DynamicChildOfStatic, IncompleteHash
 
@@ -14,7 +15,10 @@ RULES: tuple[type[Rule], ...] = (
     DynamicChildOfStatic,
     BoundMethodField,
     UnhashableStatic,
+    JittedBoundMethod,
     JitMethodSelfNotStatic,
+    JittedClosureOverSelf,
+    JitRecreatedPerCall,
 )
 
 BAD_INPUT = "JAX000"

@@ -1,14 +1,19 @@
-"""JAX2xx: transforms applied to methods (SPEC 3).
+"""JAX2xx: transforms applied to methods and to closures over `self` (SPEC 3).
 
 A jitted function sees its arguments as arrays or pytrees of arrays, or as
 static values. `self` of a plain class is neither unless it is made static,
-so `@jax.jit` on such a method fails the moment it is called.
+so `@jax.jit` on such a method fails the moment it is called. Reached any
+other way (a bound method, a lambda reading `self.x`), the object's state is
+read once, while tracing, and compiled in as constants: the jitted function
+goes stale when that state is assigned again.
 """
 
 from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
+from jaxcheck.instance_state import attribute_reads, changes, state_reads
+from jaxcheck.jitted import THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
 from jaxcheck.transforms import application
 
@@ -59,3 +64,101 @@ class JitMethodSelfNotStatic(Rule):
                     "register the class as a pytree (`jax.tree_util.register_pytree_node_class`), or make `self` "
                     "static (`@partial(jax.jit, static_argnums=0)`) on a frozen class that hashes by value.",
                 )
+
+
+def _holds_mutable_state(analysis: Analysis, cls: str) -> bool:
+    """A class jaxcheck can judge, mutable, and not a pytree (whose arrays a transform traces)."""
+    traits = analysis.safety.traits(cls)
+    return traits is not None and traits.mutable and not analysis.index.is_pytree(cls)
+
+
+def _changed_text(changed: list[tuple[f.AttributeWrite, str]]) -> str:
+    write, path = changed[0]
+    more = len(changed) - 1
+    return f"`{write.attribute}` is assigned again at {path}:{write.location.line}" + (
+        f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
+    )
+
+
+def _made_at(module: f.ModuleFacts, made: Made) -> tuple[str, str, f.Location]:
+    return (module.path, made.function, made.application.location)
+
+
+class JittedBoundMethod(Rule):
+    """`jax.jit(obj.method)` kept, where the method reads state assigned later.
+
+    The bound method is traced once; what it read of `obj` is compiled in,
+    and the cache key (the function, the argument shapes) does not change
+    when `obj` does: seed 001's `CustomClass` gives 6, then 6 again after
+    `c.mul = False`.
+    """
+
+    code = "JAX201"
+    name = "jitted-bound-method"
+    summary = "a jit of obj.method whose method reads instance state that is assigned again later"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        for made in analysis.made(module.path):
+            if made.fate in THROWAWAY:
+                continue  # made anew on every call: JAX401's business, never stale
+            for cls, method in analysis.bound_methods(made):
+                if not _holds_mutable_state(analysis, cls):
+                    continue
+                changed = changes(analysis, cls, state_reads(analysis, cls, method), _made_at(module, made))
+                if not changed:
+                    continue
+                owner = made.application.target.ref.rpartition(".")[0]
+                obj = owner.partition(":")[2] or owner.rpartition(".")[2]
+                class_name = cls.rpartition(".")[2]
+                transform = made.transform.name
+                yield self.finding(
+                    module.path,
+                    made.application.location,
+                    f"`{transform}({obj}.{method.name})` traces `{class_name}.{method.name}` once and compiles in "
+                    f"what it reads of `{obj}`, but `{class_name}` is mutable and {_changed_text(changed)}: "
+                    "the jitted function keeps returning results for the old value, since changing the object "
+                    "does not change its cache key. Jit a function that takes that state as arguments (static "
+                    "for Python values that steer the trace), or make the class immutable (a frozen dataclass, "
+                    "or a registered pytree) and jit the method of the new object.",
+                )
+                break
+
+
+class JittedClosureOverSelf(Rule):
+    """A lambda or nested function reading `self.x`, jitted and kept.
+
+    Like a bound method (JAX201), the closure is traced once and `self.x` is
+    compiled in as a constant; assigning `self.x` later changes nothing the
+    cache looks at.
+    """
+
+    code = "JAX203"
+    name = "jitted-closure-over-self"
+    summary = "a jitted lambda or nested function reads self state that is assigned again later"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        for made in analysis.made(module.path):
+            if made.fate in THROWAWAY:
+                continue
+            for cls, attributes in sorted(analysis.closed_over(made).items()):
+                if not _holds_mutable_state(analysis, cls):
+                    continue
+                changed = changes(analysis, cls, attribute_reads(analysis, cls, attributes), _made_at(module, made))
+                if not changed:
+                    continue
+                what = f"the nested function `{made.nested.name}`" if made.nested is not None else (
+                    "a lambda" if made.application.target.kind == f.LAMBDA else
+                    f"the nested function `{made.application.target.ref.rpartition('.')[2]}`"
+                )
+                read = ", ".join(f"`self.{name}`" for name in sorted(attributes))
+                class_name = cls.rpartition(".")[2]
+                yield self.finding(
+                    module.path,
+                    made.application.location,
+                    f"`{made.transform.name}` compiles {what}, which reads {read}, and the jitted function is "
+                    f"kept; but `{class_name}` is mutable and {_changed_text(changed)}: the compiled function "
+                    "keeps the value it saw when traced and returns stale results after the change. Pass the "
+                    "value as an argument of the jitted function (`jax.jit(lambda scale, x: x * scale)`, called "
+                    "with `self.scale`), or make the class immutable.",
+                )
+                break

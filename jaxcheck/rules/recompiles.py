@@ -1,0 +1,141 @@
+"""JAX4xx: compiled functions made again on every call (SPEC 3).
+
+`jax.jit` keeps its cache on the function it returns. Made inside a function
+from a lambda, a nested function, a `partial` or a bound method (a new object
+each time) and thrown away there, every call starts with an empty cache and
+traces and compiles again: 4 calls, 4 compilations, where 1 is needed.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jaxcheck import facts as f
+from jaxcheck.analysis import Analysis
+from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
+from jaxcheck.rules.base import Rule, short_name
+from jaxcheck.transforms import PARTIAL
+
+# Code under these runs while another function is traced: once per compile, not per call.
+_TRACING_LIBRARIES = ("jax.", "flax.", "equinox.")
+
+
+def _is_test_file(path: str) -> bool:
+    name = os.path.basename(path)
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+class JitRecreatedPerCall(Rule):
+    """A jit made from a fresh function object and used only where it is made."""
+
+    code = "JAX401"
+    name = "jit-recreated-per-call"
+    summary = "a jit of a lambda, nested function, partial or bound method is made and thrown away on every call"
+
+    def check(self, module: f.ModuleFacts, analysis: Analysis):
+        if _is_test_file(module.path):
+            return  # a test calls it once, on purpose
+        traced = None
+        looped = set(module.looped)
+        for made in analysis.made(module.path):
+            if made.fate not in THROWAWAY:
+                continue
+            if not made.function and made.application.location not in looped:
+                continue  # made once, at import
+            what = _made_anew(made, analysis)
+            if what is None:
+                continue
+            if made.function:
+                if traced is None:
+                    traced = _traced_functions(module, analysis)
+                if _is_test(made.function, analysis) or _while_tracing(made.function, traced):
+                    continue
+            yield self.finding(module.path, made.application.location, _message(made, what, analysis))
+
+
+def _message(made: Made, what: str, analysis: Analysis) -> str:
+    transform = made.transform.name
+    if made.fate == DROPPED:
+        return (
+            f"`{transform}` makes a new jitted function from {what} and drops it: a transform does not change "
+            "its argument in place, it returns a new function, with its own cache. Keep the result once "
+            "(`step = jax.jit(step)` at module level or in `__init__`) and call that."
+        )
+    where = f"in `{short_name(made.function, analysis)}`" if made.function else "in a loop at module level"
+    how = "and calls it right away" if made.fate == CALLED else "and uses it only there"
+    return (
+        f"`{transform}` makes a new jitted function from {what} {where} {how}: each call (or loop turn) "
+        "builds a new function object with an empty cache, so JAX traces and compiles it again every time. "
+        "Jit it once and keep it: at module level, in `__init__` (`self._step = jax.jit(self._step_impl)`), "
+        "or in a cached factory; pass what changes as arguments (static for Python values)."
+    )
+
+
+def _made_anew(made: Made, analysis: Analysis) -> str | None:
+    """How the message names the function given to the transform, when a new
+    object is made each time that code runs; None for a function that lives on
+    (a module-level function is the same object, and jit finds its cache again)."""
+    if made.nested is not None:
+        return f"the nested function `{made.nested.name}`"
+    target = made.application.target
+    if target.kind == f.LAMBDA:
+        return "a lambda"
+    if target.kind == f.CALL and target.ref in PARTIAL:
+        return "a `functools.partial`"
+    if target.kind != f.NAME:
+        return None
+    function = analysis.index.functions.get(target.ref)
+    if function is not None and target.ref.rpartition(".")[0] in analysis.index.functions:
+        return f"the nested function `{function.name}`"
+    if analysis.bound_methods(made):
+        owner, _, name = target.ref.rpartition(".")
+        return f"the bound method `{owner.partition(':')[2] or owner.rpartition('.')[2]}.{name}`"
+    return None
+
+
+def _traced_functions(module: f.ModuleFacts, analysis: Analysis) -> set[str]:
+    """The functions of the module that JAX, flax or equinox trace or transform:
+    decorated by them, or handed to them (`lax.scan(body, ...)`, `jax.jit(self.step)`)."""
+    traced = set()
+    for function in module.functions:
+        if any(_from_tracing_library(decorator) for decorator in function.decorators):
+            traced.add(function.qualname)
+    for enclosing, call in module.calls:
+        if not _from_tracing_library(call):
+            continue
+        for value in (*call.args, *(value for _, value in call.keywords)):
+            if value.kind != f.NAME:
+                continue
+            function, sep, local = value.ref.partition(":")
+            if not sep:
+                traced.add(value.ref)
+            elif "." not in local:
+                traced.add(f"{function}.{local}")
+            else:
+                owner, _, name = value.ref.rpartition(".")
+                traced.update(
+                    method.qualname
+                    for cls in analysis.index.instance_classes(owner)
+                    if (method := analysis.index.find_method(cls, name)) is not None
+                )
+    return traced
+
+
+def _from_tracing_library(value: f.Value) -> bool:
+    if value.ref.startswith(_TRACING_LIBRARIES):
+        return True
+    if value.kind == f.CALL and value.ref in PARTIAL and value.args:
+        return _from_tracing_library(value.args[0])
+    return value.func is not None and _from_tracing_library(value.func)
+
+
+def _is_test(function: str, analysis: Analysis) -> bool:
+    """A test function or a method of a test class: run once, on purpose."""
+    facts = analysis.index.functions[function]
+    return facts.name.startswith("test") or facts.class_qualname.rpartition(".")[2].startswith("Test")
+
+
+def _while_tracing(function: str, traced: set[str]) -> bool:
+    """Code JAX runs while tracing: a function it traces, or one nested in it."""
+    parts = function.split(".")
+    return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))
