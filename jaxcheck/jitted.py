@@ -1,4 +1,4 @@
-"""The functions compiling transforms make, and what becomes of each.
+"""The functions transforms make, and what becomes of each.
 
 A jitted function keeps its cache for as long as it lives. Kept (stored,
 returned, called again and again), it bakes in what it closed over when it
@@ -25,7 +25,7 @@ THROWAWAY = frozenset({CALLED, DROPPED, ONCE})
 
 @dataclass(frozen=True)
 class Made:
-    """A compiling transform applied in a module."""
+    """A transform applied in a module."""
 
     application: Application
     function: str  # the enclosing function's qualname; "" at module level
@@ -41,7 +41,7 @@ class Made:
 
 
 def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transform]) -> list[Made]:
-    """Every application of a compiling transform to a function in the module,
+    """Every application of a transform to a function in the module,
     as a call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
     called = {value.func.key for _, value in module.calls if value.func is not None}
     dropped = set(module.discarded)
@@ -49,7 +49,7 @@ def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transfo
     made = []
     for function, value in module.calls:
         applied = application(value, table)
-        if applied is None or applied.target is None or not applied.transform.compiles:
+        if applied is None or applied.target is None:
             continue
         if value.key in called:
             fate = CALLED
@@ -68,7 +68,7 @@ def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transfo
             continue
         for decorator in nested.decorators:
             applied = application(decorator, table)
-            if applied is not None and applied.target is None and applied.transform.compiles:
+            if applied is not None and applied.target is None:
                 use = next((use for use in index.functions[parent].locals if use.location == nested.location), None)
                 made.append(Made(applied, parent, _fate(use), nested, nested.free_reads))
     return made

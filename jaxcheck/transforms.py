@@ -16,10 +16,10 @@ class Transform:
     # Its cache hashes a key once, when stored: a value-hashed object changed
     # later hashes elsewhere and misses (a recompile, not a stale result).
     hashes_once: bool = False
-    # It returns a function that compiles once and is then called again and
-    # again: what it closes over is baked in (JAX2xx), and a new one per call
-    # compiles per call (JAX401). `checkpoint` is applied inside traced code,
-    # and `make_jaxpr` is called once to look at a program.
+    # It compiles what it returns: made anew per call, it compiles per call
+    # (JAX401). Every transform here keeps a trace cache on the function it
+    # returns (what that closes over is baked in: JAX2xx), but `checkpoint`
+    # compiles nothing of its own, and `make_jaxpr` is made to be called once.
     compiles: bool = True
 
 

@@ -267,3 +267,16 @@ def test_noqa_on_another_line_does_not_suppress(tmp_path: Path) -> None:
     completed = jaxcheck_run("check", "a.py", cwd=tmp_path)
     assert completed.returncode == 1
     assert located(completed.stdout) == buggy_at("a.py")
+
+
+def test_every_code_has_its_page_and_fixtures() -> None:
+    # The reference `jaxcheck rule CODE` prints, and the proof each rule owes (SPEC 3, 5).
+    from jaxcheck.pages import rule_page
+    from jaxcheck.rules import BAD_INPUT, CODES
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    for code, (name, _) in CODES.items():
+        page = rule_page(code)
+        assert page is not None and page.startswith(f"# {code} {name}\n"), code
+        if code != BAD_INPUT:
+            assert list((fixtures / code).glob("fail_*.py")) and list((fixtures / code).glob("pass_*.py")), code

@@ -411,6 +411,8 @@ class _Extractor:
         _, sep, local = first.ref.partition(":")
         if sep:
             return "." in local
+        if first.ref.startswith(self.module_name + ".") and "." in first.ref[len(self.module_name) + 1 :]:
+            return True  # a method of an object bound in this module (or of a class)
         nested = self.function_scopes.get(first.ref)
         return nested is not None and nested.parent is not None and nested.parent.kind == FUNCTION
 

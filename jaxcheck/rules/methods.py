@@ -13,7 +13,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.instance_state import attribute_reads, changes, state_reads
-from jaxcheck.jitted import THROWAWAY, Made
+from jaxcheck.jitted import REUSED, THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
 from jaxcheck.transforms import application
 
@@ -67,9 +67,19 @@ class JitMethodSelfNotStatic(Rule):
 
 
 def _holds_mutable_state(analysis: Analysis, cls: str) -> bool:
-    """A class jaxcheck can judge, mutable, and not a pytree (whose arrays a transform traces)."""
+    """A class jaxcheck can judge, and mutable. Being a pytree does not help: a
+    transform traces the arguments it is given, not the `self` a bound method
+    or a closure holds, so that is compiled in like any other constant."""
     traits = analysis.safety.traits(cls)
-    return traits is not None and traits.mutable and not analysis.index.is_pytree(cls)
+    return traits is not None and traits.mutable
+
+
+def _never_stale(made: Made) -> bool:
+    """Made anew and used once: nothing is kept to go stale (JAX401 speaks of it).
+    equinox's transforms hash the function they are given, and two bound
+    methods of one object are equal: a new `filter_jit(obj.method)` finds the
+    old cache, and goes stale like a kept one."""
+    return made.fate in THROWAWAY and not made.transform.all_static
 
 
 def _changed_text(changed: list[tuple[f.AttributeWrite, str]]) -> str:
@@ -80,8 +90,18 @@ def _changed_text(changed: list[tuple[f.AttributeWrite, str]]) -> str:
     )
 
 
-def _made_at(module: f.ModuleFacts, made: Made) -> tuple[str, str, f.Location]:
-    return (module.path, made.function, made.application.location)
+def _changes(analysis: Analysis, cls: str, reads: set[str], module: f.ModuleFacts, made: Made):
+    """The assignments that can make the function `made` stale. One held in
+    a local for the length of a call (used more than once) goes stale only by
+    an assignment in that call after it is made."""
+    changed = changes(analysis, cls, reads, (module.path, made.function, made.application.location))
+    if made.fate == REUSED:
+        changed = [
+            (write, path)
+            for write, path in changed
+            if path == module.path and write.function == made.function and made.application.location < write.location
+        ]
+    return changed
 
 
 class JittedBoundMethod(Rule):
@@ -99,12 +119,12 @@ class JittedBoundMethod(Rule):
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         for made in analysis.made(module.path):
-            if made.fate in THROWAWAY:
-                continue  # made anew on every call: JAX401's business, never stale
+            if _never_stale(made):
+                continue
             for cls, method in analysis.bound_methods(made):
                 if not _holds_mutable_state(analysis, cls):
                     continue
-                changed = changes(analysis, cls, state_reads(analysis, cls, method), _made_at(module, made))
+                changed = _changes(analysis, cls, state_reads(analysis, cls, method), module, made)
                 if not changed:
                     continue
                 owner = made.application.target.ref.rpartition(".")[0]
@@ -139,11 +159,11 @@ class JittedClosureOverSelf(Rule):
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         for made in analysis.made(module.path):
             if made.fate in THROWAWAY:
-                continue
+                continue  # a closure is a new function each time: never found again
             for cls, attributes in sorted(analysis.closed_over(made).items()):
                 if not _holds_mutable_state(analysis, cls):
                     continue
-                changed = changes(analysis, cls, attribute_reads(analysis, cls, attributes), _made_at(module, made))
+                changed = _changes(analysis, cls, attribute_reads(analysis, cls, attributes), module, made)
                 if not changed:
                     continue
                 what = f"the nested function `{made.nested.name}`" if made.nested is not None else (

@@ -16,8 +16,18 @@ from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
 from jaxcheck.transforms import PARTIAL
 
-# Code under these runs while another function is traced: once per compile, not per call.
+# Code given to these runs while it is traced: once per compile, not per call.
 _TRACING_LIBRARIES = ("jax.", "flax.", "equinox.")
+_TRACING = frozenset(
+    {
+        "jit", "pjit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian",
+        "jvp", "vjp", "linearize", "checkpoint", "remat", "scan", "fori_loop", "while_loop", "cond", "switch",
+        "map", "associative_scan", "custom_jvp", "custom_vjp", "defjvp", "defvjp", "eval_shape", "make_jaxpr",
+        "shard_map", "smap", "named_call", "filter_jit", "filter_vmap", "filter_pmap", "filter_grad",
+        "filter_value_and_grad", "filter_checkpoint", "filter_eval_shape", "filter_jvp", "filter_vjp",
+        "filter_custom_jvp", "filter_custom_vjp", "split_rngs", "fork_rngs",
+    }
+)
 
 
 def _is_test_file(path: str) -> bool:
@@ -38,7 +48,7 @@ class JitRecreatedPerCall(Rule):
         traced = None
         looped = set(module.looped)
         for made in analysis.made(module.path):
-            if made.fate not in THROWAWAY:
+            if made.fate not in THROWAWAY or not made.transform.compiles:
                 continue
             if not made.function and made.application.location not in looped:
                 continue  # made once, at import
@@ -87,7 +97,9 @@ def _made_anew(made: Made, analysis: Analysis) -> str | None:
     function = analysis.index.functions.get(target.ref)
     if function is not None and target.ref.rpartition(".")[0] in analysis.index.functions:
         return f"the nested function `{function.name}`"
-    if analysis.bound_methods(made):
+    if analysis.bound_methods(made) and not made.transform.all_static:
+        # equinox hashes the function: a new bound method of the same object is
+        # equal to the last, and finds its cache (JAX201 is about that).
         owner, _, name = target.ref.rpartition(".")
         return f"the bound method `{owner.partition(':')[2] or owner.rpartition('.')[2]}.{name}`"
     return None
@@ -122,7 +134,9 @@ def _traced_functions(module: f.ModuleFacts, analysis: Analysis) -> set[str]:
 
 
 def _from_tracing_library(value: f.Value) -> bool:
-    if value.ref.startswith(_TRACING_LIBRARIES):
+    """A transform of jax, flax or equinox that traces what it is given
+    (`jax.tree_util.tree_map` calls its function on every call instead)."""
+    if value.ref.startswith(_TRACING_LIBRARIES) and value.ref.rpartition(".")[2] in _TRACING:
         return True
     if value.kind == f.CALL and value.ref in PARTIAL and value.args:
         return _from_tracing_library(value.args[0])
@@ -130,9 +144,10 @@ def _from_tracing_library(value: f.Value) -> bool:
 
 
 def _is_test(function: str, analysis: Analysis) -> bool:
-    """A test function or a method of a test class: run once, on purpose."""
-    facts = analysis.index.functions[function]
-    return facts.name.startswith("test") or facts.class_qualname.rpartition(".")[2].startswith("Test")
+    """A test function, a method of a test class, or a helper nested in one: run once, on purpose."""
+    module = analysis.index.modules[analysis.index.path_of[function]].module
+    parts = function[len(module) + 1 :].split(".")
+    return any(part == "test" or part.startswith(("test_", "Test")) for part in parts)
 
 
 def _while_tracing(function: str, traced: set[str]) -> bool:
