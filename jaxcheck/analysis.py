@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cached_property
 
-from jaxcheck.index import Index
-from jaxcheck.static_safety import StaticSafety
+from jaxcheck import facts as f
 from jaxcheck.facts import CALL, NAME, FunctionFacts
+from jaxcheck.held_values import attribute_holds, aux_holds
+from jaxcheck.index import Index
 from jaxcheck.jitted import Made, made_functions
+from jaxcheck.pytrees import aux_elements, static_fields
+from jaxcheck.static_safety import StaticSafety
 from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
 from jaxcheck.transforms import Options
 
@@ -21,6 +24,7 @@ class Analysis:
         self.options = options
         self._mutations: dict[str, list] = {}
         self._made: dict[str, list[Made]] = {}
+        self._constructions: dict[str, list] | None = None
 
     @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
@@ -119,6 +123,31 @@ class Analysis:
                 found[function.class_qualname].add(attribute.partition(".")[0])
         return found
 
+    def constructions(self, cls: str) -> list[tuple[str, f.Value]]:
+        """The analysed calls that build `cls`, as (path, call)."""
+        if self._constructions is None:
+            self._constructions = defaultdict(list)
+            for path, module in self.index.modules.items():
+                for _, call in module.calls:
+                    if call.ref and self.index.canonical(call.ref) in self.index.classes:
+                        self._constructions[self.index.canonical(call.ref)].append((path, call))
+        return self._constructions.get(cls, [])
+
+    @cached_property
+    def pytree_hazards(self) -> tuple[list, list]:
+        """(aux_data elements, static fields), each with what it holds that a tree's structure must not."""
+        aux = []
+        for element in aux_elements(self.index):
+            held = aux_holds(element.value, self, element.cls, element.subject)
+            if held is not None:
+                aux.append((element, held))
+        static = []
+        for field in static_fields(self.index):
+            held = attribute_holds(field.cls, field.name, self)
+            if held is not None:
+                static.append((field, held))
+        return aux, static
+
     def judge_everything(self) -> None:
         """Ask every question the rules will ask, so that `index.missing` is complete."""
         for qualname in self.static_uses_by_class:
@@ -129,6 +158,7 @@ class Analysis:
                     self.safety.traits(cls)
                 for cls in self.closed_over(made):
                     self.safety.traits(cls)
+        self.pytree_hazards
 
     def classes_in(self, path: str):
         """The classes defined in `path` that reach a static position, with their uses."""

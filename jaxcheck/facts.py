@@ -26,12 +26,15 @@ class Location:
 CALL = "call"  # ref: what is called
 NAME = "name"  # ref: the resolved name, possibly with attributes after it
 LIST = "list"  # list display or comprehension
-DICT = "dict"
+DICT = "dict"  # keywords: its items with string keys, when kept
 SET = "set"
 TUPLE = "tuple"
 CONSTANT = "constant"  # number, string, bytes, bool, None, or a tuple of those
-LAMBDA = "lambda"
+LAMBDA = "lambda"  # args: its body, when kept
 OTHER = "other"
+
+
+_PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.abstractproperty"})
 
 
 @dataclass(frozen=True)
@@ -43,7 +46,7 @@ class Value:
     ref: str = ""
     args: tuple[Value, ...] = ()
     keywords: tuple[tuple[str, Value], ...] = ()
-    literal: object = None  # the Python value of a CONSTANT, or a tuple of them for a display
+    literal: object = None  # the Python value of a CONSTANT, a tuple of them for a display, a LAMBDA's parameter names
     func: Value | None = None  # for a CALL of something that is not a dotted name: `jit(f)(x)`
 
     @property
@@ -120,6 +123,11 @@ class FunctionFacts:
     def positional(self) -> list[str]:
         """The names of the parameters a call can fill by position, in order."""
         return [parameter.name for parameter in self.parameters if parameter.kind == "positional"]
+
+    @property
+    def is_property(self) -> bool:
+        """Read as an attribute, it is the value it returns, not a bound method."""
+        return any(decorator.ref in _PROPERTIES or decorator.ref.endswith(".setter") for decorator in self.decorators)
 
     @property
     def is_instance_method(self) -> bool:

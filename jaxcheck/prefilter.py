@@ -3,8 +3,9 @@
 Every static use of the JAX1xx rules is a static parameter written out
 (`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`) or an
 equinox `filter_jit`/`filter_pmap`, and the JAX2xx and JAX401 rules look at
-where `jit`, `pjit` and `pmap` are applied, so a file with none of that text
-holds no finding of its own module; its findings, if any, are about classes
+where `jit`, `pjit` and `pmap` are applied, and the JAX3xx rules at pytree
+registrations and static fields, so a file with none of that text holds no
+finding of its own module; its findings, if any, are about classes
 it defines. Parsing is the dominant cost, and most files fail these tests.
 """
 
@@ -13,8 +14,12 @@ from __future__ import annotations
 import re
 
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
-# `jit` or `pmap` named anywhere (imported under another name, it is named in the import).
+# `jit` or `pmap` named anywhere (imported under another name, it is named in
+# the import), a pytree registered, or a field declared static (JAX3xx).
 _JIT = re.compile(r"\b(?:p?jit|pmap)\b")
+_PYTREE = re.compile(
+    r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
+)
 
 
 def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
@@ -26,6 +31,7 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
         any(trigger in text for trigger in TRIGGERS)
         or any(keyword in text for keyword in keywords)
         or _JIT.search(text) is not None
+        or _PYTREE.search(text) is not None
     )
 
 

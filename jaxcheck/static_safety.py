@@ -80,6 +80,7 @@ class Field:
     annotation: tuple[str, ...]
     declared: bool = False  # a field of a dataclass-like class (a constructor argument)
     compared: bool = False  # its generated `__eq__` compares it
+    per_instance: bool = False  # assigned while an instance is built, not in the class body
 
 
 @dataclass(frozen=True)
@@ -314,7 +315,7 @@ class StaticSafety:
                 continue
             for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
                 if write.attribute != "*" and not write.attribute.startswith("__"):
-                    found.append(Field(write.attribute, write.location, path, write.value, ()))
+                    found.append(Field(write.attribute, write.location, path, write.value, (), per_instance=True))
         for base in map(self.index.canonical, cls.bases):
             if base in self.index.classes and base not in seen:
                 found.extend(self._fields(base, seen))

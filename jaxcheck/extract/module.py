@@ -23,7 +23,18 @@ _TYPING_WRAPPERS = frozenset(
         "typing_extensions.Final",
     }
 )
-_KEPT_DEEP = frozenset({"functools.partial", "builtins.setattr", "builtins.object.__setattr__"})
+# Calls whose arguments are kept deeper than one level, and how deep: the
+# calls that build a transform or set an attribute, the registrations of
+# pytrees (a lambda flatten's aux_data sits four levels down), and field
+# specifiers with a `metadata` dict.
+_KEPT_DEEP = {
+    "functools.partial": 2,
+    "builtins.setattr": 2,
+    "builtins.object.__setattr__": 2,
+    "dataclasses.field": 2,
+    "jax.tree_util.register_pytree_node": 4,
+    "jax.tree_util.register_pytree_with_keys": 4,
+}
 _CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing_extensions.ClassVar"})
 _CLASS_VARIABLE = "typing.ClassVar"  # an annotation that declares no instance field
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
@@ -439,13 +450,17 @@ class _Extractor:
 
         A Value keeps its arguments one level deep (`f(g(x))` keeps `g` but not
         its `x`): every call is recorded at the top level anyway, and rules look
-        no deeper, except into the calls that build a transform
-        (`partial(jit, ...)(fn)`) or set an attribute (`setattr(self, "x",
-        tuple(x))`), kept two levels deep. `depth` is how many levels of
-        arguments are still kept.
+        no deeper, except into the calls of `_KEPT_DEEP` and into pairs
+        (`return children, (self.n, self.mask)`). `depth` is how many levels of
+        arguments are still kept. A lambda keeps its body as its one argument,
+        and its parameters' names as
+        its literal; a dict display keeps its string keys as keywords.
+
+        A name a lambda or comprehension binds is a NAME whose ref starts with
+        ":" (`lambda p: p.mask` reads ":p.mask"): no scope defines it.
         """
         if depth is None:
-            depth = 2 if self._kept_deep(node, scope) else 1
+            depth = self._kept_depth(node, scope)
         depth = max(depth, 0)
         key = (id(node), depth)
         known = self._values.get(key)
@@ -456,13 +471,15 @@ class _Extractor:
             self._values[key] = known
         return known
 
-    def _kept_deep(self, node: cst.CSTNode, scope: Scope) -> bool:
+    def _kept_depth(self, node: cst.CSTNode, scope: Scope) -> int:
+        if isinstance(node, cst.Tuple) and len(node.elements) == 2:
+            return 2  # `children, aux_data`, as a flatten returns them
         if not isinstance(node, cst.Call):
-            return False
+            return 1
         if isinstance(node.func, cst.Call):
-            return True
+            return 2
         callee = dotted_name(node.func)
-        return callee is not None and scope.resolve_dotted(callee) in _KEPT_DEEP
+        return _KEPT_DEEP.get(scope.resolve_dotted(callee), 1) if callee is not None else 1
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -470,9 +487,11 @@ class _Extractor:
             return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
         if isinstance(node, (cst.Name, cst.Attribute)):
             dotted = dotted_name(node)
-            if dotted is not None and dotted.partition(".")[0] not in shadowed:
-                return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
-            return f.Value(f.OTHER, location)
+            if dotted is None:
+                return f.Value(f.OTHER, location)
+            if dotted.partition(".")[0] in shadowed:
+                return f.Value(f.NAME, location, ":" + dotted)
+            return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
         if isinstance(node, cst.Call):
             return self._call_value(node, scope, location, shadowed, depth)
         if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
@@ -500,10 +519,23 @@ class _Extractor:
             return f.Value(f.LIST, location)
         if isinstance(node, cst.SetComp):
             return f.Value(f.SET, location)
+        if isinstance(node, cst.Dict) and depth > 0:
+            items = tuple(
+                (key, self.value(element.value, scope, shadowed, depth - 1))
+                for element in node.elements
+                if isinstance(element, cst.DictElement)
+                and isinstance(element.key, cst.SimpleString)
+                and isinstance(key := _literal(element.key.value), str)
+            )
+            return f.Value(f.DICT, location, keywords=items)
         if isinstance(node, (cst.Dict, cst.DictComp)):
             return f.Value(f.DICT, location)
         if isinstance(node, cst.Lambda):
-            return f.Value(f.LAMBDA, location)
+            if depth == 0:
+                return f.Value(f.LAMBDA, location)
+            names = tuple(param.name.value for param, _ in all_parameters(node.params))
+            body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
+            return f.Value(f.LAMBDA, location, args=(body,), literal=names)
         if isinstance(node, cst.NamedExpr):
             return self.value(node.value, scope, shadowed, depth)
         if isinstance(node, cst.BinaryOperation):

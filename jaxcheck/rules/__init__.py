@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxcheck.rules.aux_data import ArrayInAuxData, ArrayInStaticField, MutableAuxData, UnstableAuxData
 from jaxcheck.rules.base import Rule
 from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
 from jaxcheck.rules.recompiles import JitRecreatedPerCall
@@ -18,6 +19,10 @@ RULES: tuple[type[Rule], ...] = (
     JittedBoundMethod,
     JitMethodSelfNotStatic,
     JittedClosureOverSelf,
+    ArrayInAuxData,
+    ArrayInStaticField,
+    MutableAuxData,
+    UnstableAuxData,
     JitRecreatedPerCall,
 )
 

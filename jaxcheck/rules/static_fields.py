@@ -11,27 +11,11 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.rules.base import ClassRule, uses_text
-from jaxcheck.static_safety import IDENTITY, SINGLETON, UNHASHABLE, VALUE, Field
+from jaxcheck.held_values import field_holds, per_instance_callable
+from jaxcheck.static_safety import VALUE, Field
 from jaxcheck.static_uses import CALL_SITE, FIELD, reads_of
 
-_ARRAY_TYPES = frozenset(
-    {
-        "jax.Array",
-        "jax.numpy.ndarray",
-        "numpy.ndarray",
-        "numpy.typing.NDArray",
-        "chex.Array",
-        *(
-            f"jaxtyping.{name}"
-            for name in (
-                "Array", "Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex",
-                "Integer", "Int", "UInt", "Key", "PRNGKeyArray", "Float32", "Float64", "Int32", "Int64",
-            )
-        ),
-    }
-)
-_PARTIAL = frozenset({"functools.partial"})
-_EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
+
 
 
 def _read_by_uses(uses, class_qualname: str, analysis: Analysis) -> tuple[set[str], bool]:
@@ -212,7 +196,7 @@ class DynamicChildOfStatic(ClassRule):
         for field in sorted(analysis.safety.fields(cls.qualname), key=lambda field: (field.path, field.location)):
             if compared is not None and compared and field.name not in compared:
                 continue
-            held = _dynamic(field, analysis)
+            held = field_holds(field, analysis)
             if held is None or field.name in reported or field.path != module.path:
                 continue
             reported.add(field.name)
@@ -225,26 +209,6 @@ class DynamicChildOfStatic(ClassRule):
                 f"`{field.name}` as a regular (traced) argument, or keep a hashable, immutable value there "
                 "(a tuple, a frozen dataclass).",
             )
-
-
-def _dynamic(field: Field, analysis: Analysis) -> str | None:
-    """What dynamic thing the field holds, for a message; None when it holds nothing such."""
-    for ref in field.annotation:
-        if ref in _ARRAY_TYPES:
-            return f"an array (annotated `{ref}`)"
-    if field.value is not None:
-        kind = analysis.index.unhashable_kind(field.value)
-        if kind:
-            return f"an array (`{field.value.ref}(...)`)" if kind == "array" else f"a {kind}, which is mutable"
-    for held in analysis.held_classes(field):
-        traits = analysis.safety.traits(held)
-        if traits is None or traits.hashing == SINGLETON:
-            continue
-        if traits.mutable or traits.hashing in (IDENTITY, UNHASHABLE):
-            because = traits.mutable_because if traits.mutable else traits.hashing_because
-            name = held.rpartition(".")[2]
-            return f"{'an' if name[:1] in 'AEIOU' else 'a'} `{name}`, which is not static-safe ({because})"
-    return None
 
 
 class BoundMethodField(ClassRule):
@@ -275,7 +239,7 @@ class BoundMethodField(ClassRule):
             for write, path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
                 if compared is not None and write.attribute not in compared:
                     continue  # not part of `==`: it cannot split the cache
-                made = _per_instance_callable(write.value, cls.qualname, analysis)
+                made = per_instance_callable(write.value, cls.qualname, analysis)
                 if made is not None and path == module.path:
                     what = f"`{cls.name}.{write.attribute}`"
                     yield self._finding(module.path, write.location, what, made, uses, analysis)
@@ -307,7 +271,7 @@ class BoundMethodField(ClassRule):
                 for key, argument in arguments:
                     if compared is not None and not key.startswith("argument ") and key not in compared:
                         continue
-                    made = _per_instance_callable(argument, "", analysis)
+                    made = per_instance_callable(argument, "", analysis)
                     if made is None or argument.location in seen or key == "**":
                         continue
                     seen.add(argument.location)
@@ -324,58 +288,6 @@ class BoundMethodField(ClassRule):
             "the cache and recompiles. Store a module-level function or `Class.method` (singletons), or call "
             "the method instead of storing it.",
         )
-
-
-def _per_instance_callable(value: f.Value | None, class_qualname: str, analysis: Analysis) -> str | None:
-    """What per-instance callable `value` is (for a message), or None."""
-    if value is None:
-        return None
-    if value.kind == f.LAMBDA:
-        return "a lambda"
-    if value.kind == f.CALL and value.ref in _PARTIAL:
-        return "a `functools.partial` object"
-    if value.kind != f.NAME:
-        return None
-    index = analysis.index
-    function = index.functions.get(value.ref)
-    if function is not None and value.ref.rpartition(".")[0] in index.functions:
-        return f"the nested function `{function.name}`"
-    base, _, attribute = value.ref.rpartition(".")
-    if not base or ":" not in base:
-        # `Class.method` is a plain function; a method of an object bound at
-        # module level is equal every time it is taken (same `__self__`).
-        return None
-    if base in index.classes:
-        return None
-    if class_qualname:
-        owners = index.instance_classes(base) or ((class_qualname,) if base.endswith(":self") else ())
-    else:
-        # At a construction site, a method of a long-lived object (the caller's
-        # `self`, a parameter) is equal each time it is taken: only an object
-        # built right there makes a new one each time.
-        owners = tuple(
-            cls for binding in index.bindings.get(base, ()) if (cls := index.constructed_class(binding.value))
-        )
-    for owner in owners:
-        method = index.find_method(owner, attribute)
-        if method is not None and method.is_instance_method and not _is_equinox_module(owner, analysis):
-            shown = base.partition(":")[2]
-            return f"the bound method `{shown}.{attribute}`"
-    return None
-
-
-def _is_equinox_module(qualname: str, analysis: Analysis) -> bool:
-    """equinox wraps the methods of its modules so that they compare by value."""
-    pending, seen = [qualname], set()
-    while pending:
-        current = pending.pop()
-        if current in _EQUINOX_MODULES:
-            return True
-        if current in seen or current not in analysis.index.classes:
-            continue
-        seen.add(current)
-        pending.extend(map(analysis.index.canonical, analysis.index.classes[current].bases))
-    return False
 
 
 def _compared_fields(class_qualname: str, analysis: Analysis) -> set[str] | None:

@@ -1,0 +1,206 @@
+"""Where pytrees keep static data: the `aux_data` their flatten functions
+return, and the static fields of dataclass-style pytrees.
+
+JAX puts both in the tree's structure (the treedef), which is part of every
+jit cache key: compared with `==` on each call and kept by reference in the
+cache. Registrations are found in every spelling: `@register_pytree_node_class`
+(and its `_with_keys` form), `register_pytree_node(cls, flatten, unflatten)`
+and `register_pytree_with_keys(...)` with a named function, a method or a
+lambda, and the static field specifiers of equinox, flax, `register_dataclass`,
+nnx and jax_dataclasses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jaxcheck import facts as f
+from jaxcheck.index import Index
+
+# Class decorators, with the methods they take the flatten from.
+_CLASS_REGISTRATIONS = {
+    "register_pytree_node_class": ("tree_flatten",),
+    "register_pytree_with_keys_class": ("tree_flatten_with_keys", "tree_flatten"),
+}
+# Registration calls, with where their flatten functions are: positions, keywords.
+_CALL_REGISTRATIONS = {
+    "register_pytree_node": ((1,), ("flatten_func",)),
+    "register_pytree_with_keys": ((1, 3), ("flatten_with_keys", "flatten_func")),
+}
+_TREE_UTIL = ("jax.tree_util.", "jax._src.tree_util.")
+_REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
+_NNX_STATIC = frozenset({"flax.nnx.static"})
+_JAX_DATACLASSES_STATIC = "jax_dataclasses.Static"
+
+
+@dataclass(frozen=True)
+class AuxElement:
+    """One thing a flatten puts in `aux_data`, as written in the flatten."""
+
+    value: f.Value
+    path: str  # the file the expression is in
+    cls: str | None  # the registered project class, when known
+    subject: str  # the ref of the object being flattened: "pkg.Point.tree_flatten:self", ":p" in a lambda
+    flatten: str  # how messages name the flatten
+
+
+@dataclass(frozen=True)
+class StaticField:
+    """A field a dataclass-style pytree keeps in its structure instead of its leaves."""
+
+    cls: str
+    name: str
+    path: str
+    location: f.Location  # its declaration, or the `self.x = nnx.static(...)` that makes it
+    how: str  # the specifier, for messages: "`eqx.field(static=True)`"
+
+
+def _tree_util(ref: str, names) -> str | None:
+    for prefix in _TREE_UTIL:
+        if ref.startswith(prefix) and ref[len(prefix) :] in names:
+            return ref[len(prefix) :]
+    return None
+
+
+def aux_elements(index: Index) -> list[AuxElement]:
+    """Every element of `aux_data` returned by the registered flatten functions."""
+    found: list[AuxElement] = []
+    for cls in index.classes.values():
+        for decorator in cls.decorators:
+            registration = _tree_util(decorator.ref, _CLASS_REGISTRATIONS)
+            for name in _CLASS_REGISTRATIONS.get(registration, ()):
+                method = index.find_method(cls.qualname, name)
+                if method is not None and method.is_instance_method:
+                    found.extend(_of_function(index, method, cls.qualname))
+    for module in index.modules.values():
+        for _, call in module.calls:
+            registration = _tree_util(call.ref, _CALL_REGISTRATIONS)
+            if registration is None or not call.args:
+                continue
+            cls = index.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+            positions, keywords = _CALL_REGISTRATIONS[registration]
+            given = [call.args[n] for n in positions if n < len(call.args)]
+            given += [value for key, value in call.keywords if key in keywords]
+            for flatten in given:
+                if flatten.kind == f.LAMBDA:
+                    found.extend(_of_lambda(module.path, flatten, cls, registration))
+                elif flatten.kind == f.NAME:
+                    function = index.lookup_function(flatten.ref)
+                    if function is not None and function.parameters:
+                        found.extend(_of_function(index, function, cls))
+    return found
+
+
+def _of_function(index: Index, function: f.FunctionFacts, cls: str | None) -> list[AuxElement]:
+    path = index.path_of[function.qualname]
+    subject = f"{function.qualname}:{function.parameters[0].name}" if function.parameters else ""
+    module = index.modules[path].module
+    shown = function.qualname[len(module) + 1 :] if function.qualname.startswith(module + ".") else function.qualname
+    elements = []
+    for returned in function.returns:
+        for pair in [returned, *_bound(index, returned)]:
+            if pair.kind == f.TUPLE and len(pair.args) == 2:
+                for value in _spread(index, pair.args[1]):
+                    elements.append(AuxElement(value, path, cls, subject, f"`{shown}`"))
+    return elements
+
+
+def _of_lambda(path: str, flatten: f.Value, cls: str | None, registration: str) -> list[AuxElement]:
+    if not flatten.args or not flatten.literal:
+        return []
+    body, subject = flatten.args[0], ":" + flatten.literal[0]
+    if body.kind != f.TUPLE or len(body.args) != 2:
+        return []
+    aux = body.args[1]
+    values = aux.args if aux.kind == f.TUPLE else (aux,)
+    shown = f"the lambda given to `{registration}` (line {flatten.location.line})"
+    return [AuxElement(value, path, cls, subject, shown) for value in values]
+
+
+def _bound(index: Index, value: f.Value) -> list[f.Value]:
+    """What a flatten's local name was assigned (`aux = (self.n, self.mask)`)."""
+    if value.kind != f.NAME or ":" not in value.ref or "." in value.ref.partition(":")[2]:
+        return []
+    return [binding.value for binding in index.bindings.get(value.ref, ())]
+
+
+def _spread(index: Index, aux: f.Value) -> list[f.Value]:
+    """The elements of `aux_data`: a tuple's items, through one local name."""
+    found = []
+    for value in [aux, *_bound(index, aux)]:
+        if value.kind == f.TUPLE:
+            found.extend(value.args)
+        elif not (value.kind == f.NAME and _bound(index, value)):
+            found.append(value)
+    return found
+
+
+def static_fields(index: Index) -> list[StaticField]:
+    """Every static field of the project's classes, each with the specifier that makes it static."""
+    meta: dict[str, set[str]] = {}  # class -> names given as `register_dataclass(meta_fields=...)`
+    for module in index.modules.values():
+        for _, call in module.calls:
+            if call.ref in _REGISTER_DATACLASS and call.args and call.args[0].kind == f.NAME:
+                cls = index.lookup_class(call.args[0].ref)
+                if cls is not None:
+                    meta.setdefault(cls, set()).update(_names(call.keyword("meta_fields")))
+    found = []
+    for cls in index.classes.values():
+        path = index.path_of[cls.qualname]
+        names = set(meta.get(cls.qualname, ()))
+        for decorator in cls.decorators:
+            if decorator.kind == f.CALL and decorator.ref in _REGISTER_DATACLASS:
+                names.update(_names(decorator.keyword("meta_fields")))
+        for attribute in cls.attributes:
+            how = _specifier(attribute)
+            if how is None and attribute.name in names:
+                how = "`register_dataclass(meta_fields=...)`"
+            if how is not None:
+                found.append(StaticField(cls.qualname, attribute.name, path, attribute.location, how))
+        for method in cls.methods:
+            function = index.functions[method]
+            if not function.is_instance_method:
+                continue
+            for write, write_path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+                value = write.value
+                if value is not None and value.kind == f.CALL and value.ref in _NNX_STATIC:
+                    found.append(StaticField(cls.qualname, write.attribute, write_path, write.location, "`nnx.static(...)`"))
+    return found
+
+
+def _names(value: f.Value | None) -> tuple[str, ...]:
+    if value is None or not isinstance(value.literal, tuple):
+        return ()
+    return tuple(name for name in value.literal if isinstance(name, str))
+
+
+def _specifier(attribute: f.ClassAttribute) -> str | None:
+    """How a class-body field is declared static, for messages; None when it is not."""
+    if _JAX_DATACLASSES_STATIC in attribute.annotation:
+        return "`jax_dataclasses.Static[...]`"
+    value = attribute.value
+    if value is None or value.kind != f.CALL:
+        return None
+    if value.ref in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
+        return "`eqx.field(static=True)`"
+    if value.ref in ("equinox.static_field", "equinox._module.static_field"):
+        return "`eqx.static_field()`"
+    if value.ref == "flax.struct.field" and _is_false(value.keyword("pytree_node")):
+        return "`struct.field(pytree_node=False)`"
+    if value.ref in _NNX_STATIC:
+        return "`nnx.static(...)`"
+    if value.ref == "jax_dataclasses.static_field":
+        return "`jax_dataclasses.static_field()`"
+    if value.ref == "dataclasses.field":
+        metadata = value.keyword("metadata")
+        if metadata is not None and _is_true(metadata.keyword("static")):
+            return "`field(metadata={'static': True})`"
+    return None
+
+
+def _is_true(value: f.Value | None) -> bool:
+    return value is not None and value.kind == f.CONSTANT and value.literal is True
+
+
+def _is_false(value: f.Value | None) -> bool:
+    return value is not None and value.kind == f.CONSTANT and value.literal is False
