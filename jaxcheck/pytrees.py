@@ -91,18 +91,37 @@ def aux_elements(index: Index) -> list[AuxElement]:
     return found
 
 
-def _of_function(index: Index, function: f.FunctionFacts, cls: str | None) -> list[AuxElement]:
+def _of_function(index: Index, function: f.FunctionFacts, cls: str | None, helpers: int = 2) -> list[AuxElement]:
+    """The aux elements a flatten function returns, through its locals and
+    through the helpers it returns the result of (`return self._flatten()`,
+    `return _flatten(self)`), `helpers` levels deep."""
     path = index.path_of[function.qualname]
     subject = f"{function.qualname}:{function.parameters[0].name}" if function.parameters else ""
     module = index.modules[path].module
     shown = function.qualname[len(module) + 1 :] if function.qualname.startswith(module + ".") else function.qualname
     elements = []
     for returned in function.returns:
+        helper = _helper(index, returned, subject, cls) if helpers else None
+        if helper is not None:
+            elements.extend(_of_function(index, helper, cls, helpers - 1))
         for pair in [returned, *_bound(index, returned)]:
             if pair.kind == f.TUPLE and len(pair.args) == 2:
                 for value in _spread(index, pair.args[1]):
                     elements.append(AuxElement(value, path, cls, subject, f"`{shown}`"))
     return elements
+
+
+def _helper(index: Index, returned: f.Value, subject: str, cls: str | None) -> f.FunctionFacts | None:
+    """The function a flatten hands the object to and returns the result of."""
+    if returned.kind != f.CALL or not subject:
+        return None
+    if cls is not None and returned.ref.startswith(subject + "."):
+        method = index.find_method(cls, returned.ref[len(subject) + 1 :])
+        return method if method is not None and method.is_instance_method else None
+    if returned.args and returned.args[0].kind == f.NAME and returned.args[0].ref == subject:
+        function = index.lookup_function(returned.ref)
+        return function if function is not None and function.parameters else None
+    return None
 
 
 def _of_lambda(path: str, flatten: f.Value, cls: str | None, registration: str) -> list[AuxElement]:
