@@ -20,7 +20,7 @@ from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
 
-FORMAT = 4
+FORMAT = 5
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:

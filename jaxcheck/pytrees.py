@@ -144,14 +144,20 @@ def _bound(index: Index, value: f.Value) -> list[f.Value]:
 
 
 def _spread(index: Index, aux: f.Value) -> list[f.Value]:
-    """The elements of `aux_data`: a tuple's items, through one local name."""
+    """The elements of `aux_data`: a tuple's items, each local name (the
+    tuple's or an item's) replaced by what it was assigned."""
     found = []
-    for value in [aux, *_bound(index, aux)]:
+    for value in _through_locals(index, aux):
         if value.kind == f.TUPLE:
-            found.extend(value.args)
-        elif not (value.kind == f.NAME and _bound(index, value)):
+            for item in value.args:
+                found.extend(_through_locals(index, item))
+        else:
             found.append(value)
     return found
+
+
+def _through_locals(index: Index, value: f.Value) -> list[f.Value]:
+    return _bound(index, value) or [value]
 
 
 def static_fields(index: Index) -> list[StaticField]:

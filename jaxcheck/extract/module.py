@@ -37,6 +37,7 @@ _KEPT_DEEP = {
 }
 _CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing_extensions.ClassVar"})
 _CLASS_VARIABLE = "typing.ClassVar"  # an annotation that declares no instance field
+_STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
 
@@ -592,6 +593,9 @@ class _Extractor:
             ref = scope.resolve_dotted(base)
             if ref in _CLASS_VARIABLES:
                 return (_CLASS_VARIABLE,)
+            if ref in _STATIC_MARKERS:  # `Static[jax.Array]`: the marker, and what it holds
+                inner = node.slice[0].slice
+                return (ref, *(self.annotation_refs(inner.value, scope) if isinstance(inner, cst.Index) else ()))
             if ref not in _TYPING_WRAPPERS:
                 return (ref,)
             elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]

@@ -13,6 +13,7 @@ import os
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
 from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
+from jaxcheck.held_values import per_instance_callable
 from jaxcheck.rules.base import Rule, short_name
 from jaxcheck.transforms import PARTIAL
 
@@ -88,21 +89,12 @@ def _made_anew(made: Made, analysis: Analysis) -> str | None:
     if made.nested is not None:
         return f"the nested function `{made.nested.name}`"
     target = made.application.target
-    if target.kind == f.LAMBDA:
-        return "a lambda"
-    if target.kind == f.CALL and target.ref in PARTIAL:
-        return "a `functools.partial`"
-    if target.kind != f.NAME:
-        return None
-    function = analysis.index.functions.get(target.ref)
-    if function is not None and target.ref.rpartition(".")[0] in analysis.index.functions:
-        return f"the nested function `{function.name}`"
-    if analysis.bound_methods(made) and not made.transform.all_static:
-        # equinox hashes the function: a new bound method of the same object is
-        # equal to the last, and finds its cache (JAX201 is about that).
+    if analysis.bound_methods(made):
+        if made.transform.all_static:
+            return None  # equinox hashes the function: a new bound method of the same object finds its cache
         owner, _, name = target.ref.rpartition(".")
         return f"the bound method `{owner.partition(':')[2] or owner.rpartition('.')[2]}.{name}`"
-    return None
+    return per_instance_callable(target, "", analysis)
 
 
 def _traced_functions(module: f.ModuleFacts, analysis: Analysis) -> set[str]:
