@@ -43,36 +43,52 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
     check.add_argument("--select", type=split_codes, help="only these codes or prefixes, comma-separated (replaces the config's)")
     check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
-    check.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    check.add_argument(
+        "--format",
+        choices=("text", "json", "sarif", "github"),
+        default="text",
+        help="text (flake8's), json, sarif (SARIF 2.1.0, for code scanning) or github (Actions annotations)",
+    )
+    check.add_argument("--statistics", action="store_true", help="count the findings of each code")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
-    rule.add_argument("code", metavar="CODE")
+    rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `jaxcheck check | head`: the reader has what it wanted
+        sys.stderr.close()
+        return EXIT_CLEAN
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "rules":
         for code, (name, summary) in CODES.items():
             print(f"{code}  {name:<28}  {summary}")
         return EXIT_CLEAN
     if args.command == "rule":
-        return _rule(args.code.upper())
+        return _rule(args.code)
     if args.command != "check":
         build_parser().print_help()
         return EXIT_ERROR
     return _check(args)
 
 
-def _rule(code: str) -> int:
+def _rule(wanted: str) -> int:
     from jaxcheck.pages import rule_page
 
+    names = {name: code for code, (name, _) in CODES.items()}
+    code = names.get(wanted.lower(), wanted.upper())
     page = rule_page(code) if code in CODES else None
     if page is None:
-        print(f"jaxcheck: error: unknown rule {code!r}; `jaxcheck rules` lists them", file=sys.stderr)
+        print(f"jaxcheck: error: unknown rule {wanted!r}; `jaxcheck rules` lists them", file=sys.stderr)
         return EXIT_ERROR
     sys.stdout.write(page)
     return EXIT_CLEAN
@@ -80,7 +96,7 @@ def _rule(code: str) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from jaxcheck.engine import check_paths
-    from jaxcheck.report import REPORTERS
+    from jaxcheck.report import REPORTERS, write_statistics
 
     missing = [path for path in args.paths if not os.path.exists(path)]
     if missing:
@@ -93,6 +109,9 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     result = check_paths(args.paths, configs.__getitem__, args.jobs, use_cache=not args.no_cache)
     REPORTERS[args.format](result.findings, sys.stdout)
+    if args.statistics:
+        # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
+        write_statistics(result.findings, sys.stdout if args.format == "text" else sys.stderr)
     if args.format == "text":
         files = len({finding.path for finding in result.findings})
         print(

@@ -62,6 +62,20 @@ class Config:
                         return False
         return True
 
+    def with_analysis(self, extra_transforms=(), static_bases=(), singletons=(), where: str = "") -> Config:
+        """The analysis settings given besides the pyproject's (flake8's
+        `--jaxcheck-*` options), added to them and checked like them."""
+        table = {"extra-transforms": list(extra_transforms), "static-bases": list(static_bases), "singletons": list(singletons)}
+        options = self.options
+        return replace(
+            self,
+            options=Options(
+                transforms=options.transforms + tuple(_transform(entry, where) for entry in table["extra-transforms"]),
+                static_bases=tuple(sorted({*options.static_bases, *_dotted_names(table, "static-bases", where)})),
+                singletons=tuple(sorted({*options.singletons, *_dotted_names(table, "singletons", where)})),
+            ),
+        )
+
     def with_options(self, select: tuple[str, ...] | None, extend_ignore: tuple[str, ...]) -> Config:
         """The command line's `--select` replaces the config's; `--ignore` adds to it."""
         for code in (*(select or ()), *extend_ignore):

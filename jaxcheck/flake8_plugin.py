@@ -18,15 +18,40 @@ from jaxcheck.prefilter import may_hold_findings_of_project
 from jaxcheck.rules import BAD_INPUT
 
 _STDIN_NAMES = frozenset({"stdin", "-", "<stdin>"})
+_OPTIONS = {
+    "extra-transforms": "mypkg.compile:static_argnums,static_argnames",
+    "static-bases": "mypkg.config.StaticBase",
+    "singletons": "mypkg.registry.REGISTRY",
+}
 
 
 class JaxcheckPlugin:
     name = "jaxcheck"
     version = __version__
+    # `--jaxcheck-*` options (or `jaxcheck-*` keys in flake8's own config):
+    # what `[tool.jaxcheck]` says of the analysis, added to it.
+    analysis: dict[str, tuple[str, ...]] = {}
 
     def __init__(self, tree: object, filename: str, lines: list[str]) -> None:
         self.filename = filename
         self.lines = lines
+
+    @classmethod
+    def add_options(cls, manager) -> None:
+        for key, example in _OPTIONS.items():
+            manager.add_option(
+                f"--jaxcheck-{key}",
+                default="",
+                parse_from_config=True,
+                help=f"[tool.jaxcheck] {key!r}, added to pyproject.toml's: entries separated by spaces or "
+                f"newlines, e.g. {example}",
+            )
+
+    @classmethod
+    def parse_options(cls, options) -> None:
+        cls.analysis = {
+            key: tuple(getattr(options, f"jaxcheck_{key.replace('-', '_')}", "").split()) for key in _OPTIONS
+        }
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
@@ -35,20 +60,28 @@ class JaxcheckPlugin:
         try:
             start = os.getcwd() if self.filename in _STDIN_NAMES else self.filename
             config = find_config(start)
+            if any(self.analysis.values()):
+                config = config.with_analysis(
+                    self.analysis["extra-transforms"],
+                    self.analysis["static-bases"],
+                    self.analysis["singletons"],
+                    "flake8's --jaxcheck-* options",
+                )
             if config.is_excluded(self.filename):
                 return
             from jaxcheck.engine import check_file_in_project, check_source
+            from jaxcheck.report import message_of
 
             if self.filename in _STDIN_NAMES:
                 findings, _ = check_source(text, self.filename, config, for_flake8=True)
             else:
                 findings, _ = check_file_in_project(self.filename, text, config)
         except ConfigError as error:
-            yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error}", type(self)
+            yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error} [bad-input]", type(self)
             return
         except Exception as error:  # the flake8 run must go on
-            yield 1, 0, f"{BAD_INPUT} jaxcheck failed on this file ({type(error).__name__}: {error})", type(self)
+            yield 1, 0, f"{BAD_INPUT} jaxcheck failed on this file ({type(error).__name__}: {error}) [bad-input]", type(self)
             return
         for finding in findings:
             # flake8 takes 0-based columns and prints them 1-based.
-            yield finding.line, finding.column - 1, f"{finding.code} {finding.message}", type(self)
+            yield finding.line, finding.column - 1, f"{finding.code} {message_of(finding)}", type(self)

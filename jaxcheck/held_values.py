@@ -172,6 +172,8 @@ def value_holds(value: f.Value, analysis: Analysis, cls: str | None = None, subj
             if method.is_instance_method and not method.is_property and not _is_equinox_module(cls, analysis):
                 return Held(UNSTABLE, f"the bound method `{attribute}`, a new object on each flatten")
             return None
+        if _class_body_lambda(cls, attribute, analysis):
+            return Held(UNSTABLE, f"the bound method `{attribute}` (a lambda in the class body), a new object on each flatten")
         return attribute_holds(cls, attribute, analysis)
     made = per_instance_callable(value, "", analysis)
     if made is not None and not made.startswith("the bound method"):
@@ -180,6 +182,22 @@ def value_holds(value: f.Value, analysis: Analysis, cls: str | None = None, subj
     if kind == "array":
         return Held(ARRAY, f"an array (`{value.ref.rpartition('.')[2]}`)")
     return Held(MUTABLE, f"a {kind}") if kind else None
+
+
+def _class_body_lambda(cls: str, attribute: str, analysis: Analysis) -> bool:
+    """`act = lambda v: v` in the class body: read on an instance, a new bound method."""
+    pending, seen = [cls], set()
+    while pending:
+        current = pending.pop()
+        if current in seen or current not in analysis.index.classes:
+            continue
+        seen.add(current)
+        facts = analysis.index.classes[current]
+        for found in facts.attributes:
+            if found.name == attribute:
+                return found.value is not None and found.value.kind == f.LAMBDA
+        pending.extend(map(analysis.index.canonical, facts.bases))
+    return False
 
 
 def _call_holds(call: f.Value, analysis: Analysis) -> Held | None:
@@ -235,7 +253,9 @@ def _field_holds(cls: str, field: Field, analysis: Analysis) -> Held | None:
             # A callable made while an instance is built is made per instance;
             # one in the class body, or an object made to be unique (a marker),
             # is the same object in every flatten.
-            if held is not None and (held.kind != UNSTABLE or field.per_instance and value.kind != f.CALL):
+            if held is not None and (
+                held.kind != UNSTABLE or field.per_instance and (value.kind != f.CALL or value.ref in _PARTIAL)
+            ):
                 return Held(held.kind, held.what, (field.path, value.location))
     for path, given in construction_arguments(cls, field, analysis):
         held = value_holds(given, analysis)

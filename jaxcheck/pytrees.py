@@ -168,13 +168,16 @@ def static_fields(index: Index) -> list[StaticField]:
             if call.ref in _REGISTER_DATACLASS and call.args and call.args[0].kind == f.NAME:
                 cls = index.lookup_class(call.args[0].ref)
                 if cls is not None:
-                    meta.setdefault(cls, set()).update(_names(call.keyword("meta_fields")))
+                    given = call.keyword("meta_fields") or (call.args[2] if len(call.args) > 2 else None)
+                    meta.setdefault(cls, set()).update(_names(given))
     found = []
     for cls in index.classes.values():
         path = index.path_of[cls.qualname]
         names = set(meta.get(cls.qualname, ()))
         for decorator in cls.decorators:
-            if decorator.kind == f.CALL and decorator.ref in _REGISTER_DATACLASS:
+            # `@partial(register_dataclass, data_fields=..., meta_fields=...)`
+            partial = decorator.ref == "functools.partial" and decorator.args and decorator.args[0].ref in _REGISTER_DATACLASS
+            if decorator.kind == f.CALL and (decorator.ref in _REGISTER_DATACLASS or partial):
                 names.update(_names(decorator.keyword("meta_fields")))
         for attribute in cls.attributes:
             how = _specifier(attribute)
