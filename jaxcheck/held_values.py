@@ -175,8 +175,8 @@ def value_holds(value: f.Value, analysis: Analysis, cls: str | None = None, subj
         if _class_body_lambda(cls, attribute, analysis):
             return Held(UNSTABLE, f"the bound method `{attribute}` (a lambda in the class body), a new object on each flatten")
         return attribute_holds(cls, attribute, analysis)
-    made = per_instance_callable(value, "", analysis)
-    if made is not None and not made.startswith("the bound method"):
+    made = per_instance_callable(value, "" if subject else cls or "", analysis)
+    if made is not None and (not made.startswith("the bound method") or not subject):
         return Held(UNSTABLE, f"{made}, a new function each time it is made")
     kind = index.unhashable_kind(value)
     if kind == "array":
@@ -245,11 +245,13 @@ def _field_holds(cls: str, field: Field, analysis: Analysis) -> Held | None:
     if value is not None:
         parameter = _init_parameter(cls, value, analysis)
         if parameter is not None:
-            held = _annotation_holds(parameter.annotation)
+            held = _annotation_holds(parameter.annotation) or _mutable_class_held(
+                analysis.index.annotated_classes(parameter), analysis
+            )
             if held is not None:
                 return Held(held.kind, held.what, where)
         else:
-            held = value_holds(value, analysis)
+            held = value_holds(value, analysis, cls)
             # A callable made while an instance is built is made per instance;
             # one in the class body, or an object made to be unique (a marker),
             # is the same object in every flatten.
@@ -261,11 +263,17 @@ def _field_holds(cls: str, field: Field, analysis: Analysis) -> Held | None:
         held = value_holds(given, analysis)
         if held is not None and held.kind != UNSTABLE:
             return Held(held.kind, held.what, (path, given.location))
-    for inner in analysis.held_classes(field):
+    held = _mutable_class_held(analysis.held_classes(field), analysis)
+    return Held(held.kind, held.what, where) if held is not None else None
+
+
+def _mutable_class_held(classes, analysis: Analysis) -> Held | None:
+    """An object of a mutable project class that is changed after it is built."""
+    for inner in classes:
         traits = analysis.safety.traits(inner)
         if traits is not None and traits.mutable and analysis.mutations(inner):
             name = inner.rpartition(".")[2]
-            return Held(MUTABLE, f"a `{name}`, which is mutable and changed after construction", where)
+            return Held(MUTABLE, f"a `{name}`, which is mutable and changed after construction")
     return None
 
 

@@ -30,6 +30,7 @@ _CALL_REGISTRATIONS = {
 _TREE_UTIL = ("jax.tree_util.", "jax._src.tree_util.")
 _REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
 _NNX_STATIC = frozenset({"flax.nnx.static"})
+_TREE_STATIC = frozenset({"jax.tree.static", "jax._src.tree.static"})
 _JAX_DATACLASSES_STATIC = "jax_dataclasses.Static"
 
 
@@ -65,13 +66,24 @@ def _tree_util(ref: str, names) -> str | None:
 def aux_elements(index: Index) -> list[AuxElement]:
     """Every element of `aux_data` returned by the registered flatten functions."""
     found: list[AuxElement] = []
+    registered: list[tuple[str, str]] = []  # (class, how)
     for cls in index.classes.values():
         for decorator in cls.decorators:
             registration = _tree_util(decorator.ref, _CLASS_REGISTRATIONS)
-            for name in _CLASS_REGISTRATIONS.get(registration, ()):
-                method = index.find_method(cls.qualname, name)
-                if method is not None and method.is_instance_method:
-                    found.extend(_of_function(index, method, cls.qualname))
+            if registration is not None:
+                registered.append((cls.qualname, registration))
+    for module in index.modules.values():
+        for _, call in module.calls:
+            registration = _tree_util(call.ref, _CLASS_REGISTRATIONS)  # `C = register_pytree_node_class(C)`
+            if registration is not None and call.args and call.args[0].kind == f.NAME:
+                cls = index.lookup_class(call.args[0].ref)
+                if cls is not None:
+                    registered.append((cls, registration))
+    for cls, registration in dict.fromkeys(registered):
+        for name in _CLASS_REGISTRATIONS[registration]:
+            method = index.find_method(cls, name)
+            if method is not None and method.is_instance_method:
+                found.extend(_of_function(index, method, cls))
     for module in index.modules.values():
         for _, call in module.calls:
             registration = _tree_util(call.ref, _CALL_REGISTRATIONS)
@@ -174,13 +186,15 @@ def static_fields(index: Index) -> list[StaticField]:
     for cls in index.classes.values():
         path = index.path_of[cls.qualname]
         names = set(meta.get(cls.qualname, ()))
+        registered = cls.qualname in meta
         for decorator in cls.decorators:
-            # `@partial(register_dataclass, data_fields=..., meta_fields=...)`
+            # `@register_dataclass`, `@partial(register_dataclass, data_fields=..., meta_fields=...)`
             partial = decorator.ref == "functools.partial" and decorator.args and decorator.args[0].ref in _REGISTER_DATACLASS
-            if decorator.kind == f.CALL and (decorator.ref in _REGISTER_DATACLASS or partial):
+            if decorator.ref in _REGISTER_DATACLASS or partial:
+                registered = True
                 names.update(_names(decorator.keyword("meta_fields")))
         for attribute in cls.attributes:
-            how = _specifier(attribute)
+            how = _specifier(attribute, registered)
             if how is None and attribute.name in names:
                 how = "`register_dataclass(meta_fields=...)`"
             if how is not None:
@@ -202,8 +216,10 @@ def _names(value: f.Value | None) -> tuple[str, ...]:
     return tuple(name for name in value.literal if isinstance(name, str))
 
 
-def _specifier(attribute: f.ClassAttribute) -> str | None:
-    """How a class-body field is declared static, for messages; None when it is not."""
+def _specifier(attribute: f.ClassAttribute, registered: bool) -> str | None:
+    """How a class-body field is declared static, for messages; None when it is
+    not. `metadata={"static": True}` means something only to `register_dataclass`:
+    `registered` says whether the class was given to it."""
     if _JAX_DATACLASSES_STATIC in attribute.annotation:
         return "`jax_dataclasses.Static[...]`"
     value = attribute.value
@@ -219,7 +235,9 @@ def _specifier(attribute: f.ClassAttribute) -> str | None:
         return "`nnx.static(...)`"
     if value.ref == "jax_dataclasses.static_field":
         return "`jax_dataclasses.static_field()`"
-    if value.ref == "dataclasses.field":
+    if value.ref in _TREE_STATIC and registered:
+        return "`jax.tree.static()`"
+    if value.ref == "dataclasses.field" and registered:
         metadata = value.keyword("metadata")
         if metadata is not None and _is_true(metadata.keyword("static")):
             return "`field(metadata={'static': True})`"

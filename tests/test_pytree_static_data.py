@@ -900,3 +900,106 @@ def test_cache_round_trip_keeps_the_pytree_facts():
         (line_of(ROUND_TRIP, "mask: jax.Array"), "JAX302"),
         (line_of(ROUND_TRIP, "return (self.x,), (len("), "JAX303"),
     }
+
+
+# --- found by reviewing the rule pages -----------------------------------------------------
+
+REVIEW_HEAD = """\
+import dataclasses
+
+import jax
+import numpy as np
+from jax.tree_util import register_pytree_node_class
+"""
+
+
+def test_static_metadata_on_an_unregistered_dataclass_is_not_flagged():
+    # `metadata={"static": True}` means something only to register_dataclass: this class is no pytree.
+    src = REVIEW_HEAD + """
+@dataclasses.dataclass
+class Plain:
+    mask: np.ndarray = dataclasses.field(metadata={"static": True})
+"""
+    assert codes_at(src) == set()
+
+
+def test_jax_tree_static_field():
+    # jax 0.10.2: `jax.tree.static()` is `field(metadata={"static": True})`: an array there is metadata.
+    src = REVIEW_HEAD + """
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Masked:
+    x: jax.Array
+    mask: jax.Array = jax.tree.static()
+"""
+    assert codes_at(src) == {(line_of(src, "mask: jax.Array"), "JAX302")}
+
+
+def test_register_pytree_node_class_called_on_the_class():
+    # `C = register_pytree_node_class(C)` registers it just as the decorator does.
+    src = REVIEW_HEAD + """
+class Masked:
+    def __init__(self, x, mask):
+        self.x = x
+        self.mask = np.asarray(mask)
+
+    def tree_flatten(self):
+        return (self.x,), self.mask
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children, aux)
+
+Masked = register_pytree_node_class(Masked)
+"""
+    assert codes_at(src) == {(line_of(src, "return (self.x,), self.mask"), "JAX301")}
+
+
+def test_bound_method_stored_while_building_and_returned_in_aux():
+    # jax 0.10.2: unflatten runs __init__ again, so each new object holds a new bound method: 4 traces of 4.
+    src = REVIEW_HEAD + """
+@register_pytree_node_class
+class Act:
+    def __init__(self, w):
+        self.w = w
+        self.act = self.relu
+
+    def relu(self, v):
+        return v
+
+    def tree_flatten(self):
+        return (self.w,), self.act
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+"""
+    assert codes_at(src) == {(line_of(src, "return (self.w,), self.act"), "JAX304")}
+
+
+def test_mutable_object_given_to_init_and_changed_later():
+    # jax 0.10.2: aux holds the same Config object; changed in place, the cached key changes with it: stale.
+    src = REVIEW_HEAD + """
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+@register_pytree_node_class
+class Box:
+    def __init__(self, x, cfg: Config):
+        self.x = x
+        self.cfg = cfg
+
+    def tree_flatten(self):
+        return (self.x,), self.cfg
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children, aux)
+
+box = Box(1.0, Config(2.0))
+box.cfg.scale = 3.0
+cfg = Config(1.0)
+cfg.scale = 4.0
+"""
+    assert codes_at(src) == {(line_of(src, "return (self.x,), self.cfg"), "JAX303")}
