@@ -16,6 +16,18 @@ from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
 from jaxcheck.transforms import Options
 
 
+# They call the function they are given once per leaf, on every call.
+_MAPS = frozenset(
+    {
+        "jax.tree_util.tree_map",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.map",
+        "jax.tree.map_with_path",
+        "jax.tree_map",
+    }
+)
+
+
 class Analysis:
     """The index plus the static uses and class judgements the rules share."""
 
@@ -110,6 +122,46 @@ class Analysis:
             if method is not None and method.is_instance_method:
                 found.append((cls, method))
         return found
+
+    @cached_property
+    def called_repeatedly(self) -> set[str]:
+        """The functions the project calls on every turn of a loop: directly, or
+        through the functions such a loop calls (up to three calls deeper)."""
+        calls: dict[str, list[str]] = defaultdict(list)  # caller -> refs it calls
+        repeated: set[str] = set()
+        for module in self.index.modules.values():
+            for _, ref in module.loop_calls:
+                repeated.update(self.callees(ref))
+            for caller, call in module.calls:
+                if call.ref in _MAPS and call.args and call.args[0].kind == NAME:
+                    repeated.update(self.callees(call.args[0].ref))  # called once per leaf
+                if caller and call.ref:
+                    calls[caller].append(call.ref)
+        frontier = set(repeated)
+        for _ in range(3):
+            frontier = {callee for caller in frontier for ref in calls.get(caller, ()) for callee in self.callees(ref)}
+            frontier -= repeated
+            repeated |= frontier
+        return repeated
+
+    def callees(self, ref: str) -> list[str]:
+        """The project functions a call of `ref` may run: a function, a class's
+        `__init__`, a method of an object whose class is known, or the
+        `__call__` of such an object."""
+        canonical = self.index.canonical(ref)
+        if canonical in self.index.functions:
+            return [canonical]
+        if canonical in self.index.classes:
+            found = [(canonical, "__init__")]
+        else:
+            found = [(cls, "__call__") for cls in self.index.instance_classes(ref)]
+            owner, _, name = ref.rpartition(".")
+            if owner.endswith("()") and self.index.canonical(owner[:-2]) in self.index.classes:
+                found.append((self.index.canonical(owner[:-2]), name))  # `Model(2.0).warm(x)`
+            elif owner and ":" not in name:
+                found += [(cls, name) for cls in self.index.instance_classes(owner)]
+        methods = (self.index.find_method(cls, name) for cls, name in found)
+        return [method.qualname for method in methods if method is not None]
 
     def closed_over(self, made: Made) -> dict[str, set[str]]:
         """For a lambda or nested function given to a transform: class -> the

@@ -20,7 +20,7 @@ from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
 
-FORMAT = 5
+FORMAT = 7
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -85,7 +85,7 @@ class FactsCache:
                 entry = json.load(handle)
             if entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
                 return {
-                    path: ([Finding(shown, line, column, code, message) for shown, line, column, code, message in found], failed)
+                    path: ([Finding(*fields[:5], tuple(fields[5])) for fields in found], failed)
                     for path, (found, failed) in entry["results"].items()
                 }
         except FileNotFoundError:
@@ -99,7 +99,7 @@ class FactsCache:
         if self.folder is None:
             return
         encoded = {
-            path: ([[x.path, x.line, x.column, x.code, x.message] for x in found], failed)
+            path: ([[x.path, x.line, x.column, x.code, x.message, list(x.about)] for x in found], failed)
             for path, (found, failed) in results.items()
         }
         entry = {"format": FORMAT, "fingerprint": fingerprint, "results": encoded}
@@ -261,6 +261,7 @@ def _module(raw) -> f.ModuleFacts:
         tuple(f.Closure(_location(location), tuple(reads)) for location, reads in raw[8]),
         tuple(map(_location, raw[9])),
         tuple(map(_location, raw[10])),
+        tuple((function, ref) for function, ref in raw[11]),
     )
 
 

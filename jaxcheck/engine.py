@@ -62,8 +62,28 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
             text = workspace.text(os.path.abspath(file))
             result.findings.extend(_filtered(findings, text, file, config, honour_noqa=True))
             result.internal_errors += failed
+        result.findings.extend(_caused_by(workspace, results, files, config))
         cache.save()
     return result
+
+
+def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:
+    """Findings in files not checked, that a checked file makes findings: a
+    static use added in `integrate.py` of a mutable class from `settings.py`
+    fails `jaxcheck check integrate.py` (and the pre-commit hook) too."""
+    from jaxcheck.workspace import display_path
+
+    checked = {os.path.abspath(file) for file in files}
+    found = []
+    for path, (findings, _) in sorted(results.items()):
+        if path in checked:
+            continue
+        caused = [finding for finding in findings if any(os.path.abspath(file) in checked for file in finding.about)]
+        if caused:
+            shown = display_path(path)
+            caused = [Finding(shown, *finding_fields(finding)) for finding in caused]
+            found.extend(_filtered(caused, workspace.text(path), shown, config, honour_noqa=True))
+    return found
 
 
 def project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
@@ -135,7 +155,7 @@ def _stamps(facts: dict) -> dict:
 
 
 def finding_fields(finding: Finding) -> tuple:
-    return finding.line, finding.column, finding.code, finding.message
+    return finding.line, finding.column, finding.code, finding.message, finding.about
 
 
 def _rule_findings(module: f.ModuleFacts, analysis) -> tuple[list[Finding], bool]:

@@ -192,6 +192,7 @@ class ModuleFacts:
     imports: tuple[tuple[str, str], ...] = ()  # module-level name -> the absolute ref it imports
     closures: tuple[Closure, ...] = ()
     discarded: tuple[Location, ...] = ()  # calls made as statements: their result is dropped
-    # Module-level calls run on every turn of a loop, of the shapes that make a
-    # throwaway function: `t(f)(x)`, or a call made as a statement.
+    # Calls run on every turn of a loop (or comprehension), of the shapes that
+    # make a throwaway function: `t(f)(x)`, or a call made as a statement.
     looped: tuple[Location, ...] = ()
+    loop_calls: tuple[tuple[str, str], ...] = ()  # (enclosing function or "", ref called) in a loop

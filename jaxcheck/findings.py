@@ -12,3 +12,6 @@ class Finding:
     column: int  # 1-based
     code: str
     message: str
+    # The files whose code makes it a finding (the static uses of a class
+    # reported at the class): checking one of them shows it too.
+    about: tuple[str, ...] = ()

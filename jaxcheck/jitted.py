@@ -34,6 +34,7 @@ class Made:
     # For a lambda or nested function: the attributes it reads of parameters
     # of the function it is made in, as refs ("pkg.mod.Model.__init__:self.scale").
     reads: tuple[str, ...] = ()
+    in_loop: bool = False  # made on every turn of a loop of the function it is in
 
     @property
     def transform(self) -> Transform:
@@ -45,23 +46,25 @@ def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transfo
     as a call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
     called = {value.func.key for _, value in module.calls if value.func is not None}
     dropped = set(module.discarded)
+    looped = set(module.looped)
     closures = {closure.location: closure.reads for closure in module.closures}
     made = []
     for function, value in module.calls:
         applied = application(value, table)
         if applied is None or applied.target is None:
             continue
+        in_loop = value.location in looped
         if value.key in called:
             fate = CALLED
         elif value.location in dropped:
             fate = DROPPED
         else:
-            fate = _fate_of_binding(module, index, value)
+            fate, in_loop = _fate_of_binding(module, index, value)
         target = applied.target
         reads = closures.get(target.location, ()) if target.kind == f.LAMBDA else ()
         if target.kind == f.NAME and target.ref in index.functions:
             reads = index.functions[target.ref].free_reads
-        made.append(Made(applied, function, fate, reads=reads))
+        made.append(Made(applied, function, fate, reads=reads, in_loop=in_loop))
     for nested in module.functions:
         parent = nested.qualname.rpartition(".")[0]
         if nested.class_qualname or parent not in index.functions:
@@ -70,17 +73,19 @@ def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transfo
             applied = application(decorator, table)
             if applied is not None and applied.target is None:
                 use = next((use for use in index.functions[parent].locals if use.location == nested.location), None)
-                made.append(Made(applied, parent, _fate(use), nested, nested.free_reads))
+                in_loop = use is not None and use.loop_depth > 0
+                made.append(Made(applied, parent, _fate(use), nested, nested.free_reads, in_loop))
     return made
 
 
-def _fate_of_binding(module: f.ModuleFacts, index: Index, value: f.Value) -> str:
+def _fate_of_binding(module: f.ModuleFacts, index: Index, value: f.Value) -> tuple[str, bool]:
+    """(fate, made in a loop) of a transform's result assigned to a name."""
     for ref in index.bound_names(module.path, value):
         function, sep, name = ref.partition(":")
         if sep and function in index.functions:
             use = next((use for use in index.functions[function].locals if use.name == name), None)
-            return _fate(use)
-    return KEPT
+            return _fate(use), use is not None and use.loop_depth > 0
+    return KEPT, False
 
 
 def _fate(use: f.LocalUse | None) -> str:

@@ -72,7 +72,10 @@ def test_pre_commit_try_repo_fails_on_buggy_file_and_passes_on_clean(tmp_path: P
     two calls below build it twice; PRE_COMMIT_HOME keeps the rest of
     pre-commit (its log) out of the user's cache.
     """
-    if run(["git", "rev-parse", "--show-toplevel"], ROOT, 30).returncode != 0:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed: pre-commit needs it")
+    toplevel = run(["git", "rev-parse", "--show-toplevel"], ROOT, 30)
+    if toplevel.returncode != 0 or Path(toplevel.stdout.strip()).resolve() != ROOT:
         pytest.skip("the jaxcheck checkout is not a git repository: pre-commit try-repo clones one")
     repo = tmp_path / "repo"
     buggy = (SEED / "fail_seed_custom_class.py").read_text()
@@ -239,13 +242,39 @@ class LanguageServer:
 
 @pytest.fixture
 def language_server(tmp_path: Path):
+    """pylsp, initialized on tmp_path/project with only its flake8 plugin, selecting JAX codes."""
     project = tmp_path / "project"
     write(project, "pyproject.toml", '[project]\nname = "demo"\n')
+    write(project, "pkg/__init__.py", "")
     server = LanguageServer(project, tmp_path / "pylsp.log")
     try:
+        result = server.request(
+            "initialize",
+            {"processId": os.getpid(), "rootUri": project.as_uri(), "capabilities": {}, "workspaceFolders": None},
+        )
+        assert "capabilities" in result
+        server.notify("initialized")
+        server.notify(
+            "workspace/didChangeConfiguration",
+            {
+                "settings": {
+                    "pylsp": {
+                        "plugins": {
+                            "flake8": {"enabled": True, "select": ["JAX"]},
+                            "pycodestyle": {"enabled": False},
+                            "pyflakes": {"enabled": False},
+                            "mccabe": {"enabled": False},
+                        }
+                    }
+                }
+            },
+        )
         yield project, server
+        assert server.shut_down() == 0, server.server_log()
+        log = server.server_log()
+        assert "Traceback" not in log and "Error while running flake8" not in log, log
     finally:
-        server.kill()  # only if the test left it running
+        server.kill()  # only if still running: a test failed before the shutdown
 
 
 def jax_diagnostics(diagnostics: list[dict]) -> set[tuple[int, int, str]]:
@@ -253,53 +282,41 @@ def jax_diagnostics(diagnostics: list[dict]) -> set[tuple[int, int, str]]:
     found = set()
     for diagnostic in diagnostics:
         code = str(diagnostic.get("code", ""))
-        match = re.match(r"JAX\d{3}\b", code) or re.match(r"(JAX\d{3})\b", diagnostic["message"])
+        match = re.match(r"JAX\d{3}\b", code) or re.match(r"JAX\d{3}\b", diagnostic["message"])
         if match:
             found.add((diagnostic["range"]["start"]["line"], diagnostic["range"]["start"]["character"], match[0]))
     return found
+
+
+def open_document(server: LanguageServer, path: Path, text: str) -> str:
+    uri = path.as_uri()
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+    return uri
+
+
+def change_document(server: LanguageServer, uri: str, version: int, text: str) -> None:
+    server.notify(
+        "textDocument/didChange",
+        {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+    )
+
+
+# LSP positions are 0-based; jaxcheck's (and flake8's printed) lines and columns are 1-based.
+AT_THE_BUG = {(BUG_LINE - 1, BUG_COLUMN - 1, "JAX101"), (BUG_LINE - 1, BUG_COLUMN - 1, "JAX102")}
 
 
 @slow
 def test_language_server_shows_and_clears_jax_diagnostics(language_server) -> None:
     project, server = language_server
     module = write(project, "pkg/model.py", BUGGY)
-    write(project, "pkg/__init__.py", "")
-    uri = module.as_uri()
-
-    result = server.request(
-        "initialize",
-        {"processId": os.getpid(), "rootUri": project.as_uri(), "capabilities": {}, "workspaceFolders": None},
-    )
-    assert "capabilities" in result
-    server.notify("initialized")
-    server.notify(
-        "workspace/didChangeConfiguration",
-        {
-            "settings": {
-                "pylsp": {
-                    "plugins": {
-                        "flake8": {"enabled": True, "select": ["JAX"]},
-                        "pycodestyle": {"enabled": False},
-                        "pyflakes": {"enabled": False},
-                        "mccabe": {"enabled": False},
-                    }
-                }
-            }
-        },
-    )
-    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": BUGGY}})
-    # LSP positions are 0-based; jaxcheck's (and flake8's printed) lines and columns are 1-based.
-    expected = {(BUG_LINE - 1, BUG_COLUMN - 1, "JAX101"), (BUG_LINE - 1, BUG_COLUMN - 1, "JAX102")}
+    uri = open_document(server, module, BUGGY)
     opened = server.diagnostics(uri, 1)
-    assert jax_diagnostics(opened) == expected, opened
+    assert jax_diagnostics(opened) == AT_THE_BUG, opened
     assert all(diagnostic["source"] == "flake8" for diagnostic in opened), opened
     assert all("[mutable-static]" in d["message"] for d in opened if d["code"] == "JAX101"), opened
 
     # Fixed in the editor, not saved: the buffer is linted, not the file on disk.
-    server.notify(
-        "textDocument/didChange",
-        {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": CLEAN}]},
-    )
+    change_document(server, uri, 2, CLEAN)
     changed = server.diagnostics(uri, 2)
     assert jax_diagnostics(changed) == set(), changed
 
@@ -309,16 +326,47 @@ def test_language_server_shows_and_clears_jax_diagnostics(language_server) -> No
     assert jax_diagnostics(saved) == set(), saved
 
     # The bug back in the buffer (the disk and jaxcheck's cache now hold the fixed text).
-    server.notify(
-        "textDocument/didChange",
-        {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": BUGGY}]},
-    )
+    change_document(server, uri, 3, BUGGY)
     again = server.diagnostics(uri, 3)
-    assert jax_diagnostics(again) == expected, again
+    assert jax_diagnostics(again) == AT_THE_BUG, again
 
-    assert server.shut_down() == 0, server.server_log()
-    log = server.server_log()
-    assert "Traceback" not in log and "Error while running flake8" not in log, log
+
+SETTINGS = """\
+class Vehicle:
+    def __init__(self, num_wheels):
+        self.num_wheels = num_wheels
+"""
+
+INTEGRATE = """\
+import jax
+
+from pkg.settings import Vehicle
+
+
+@jax.jit(static_argnums=0)
+def f(x):
+    return x.num_wheels
+
+
+f(Vehicle(2))
+"""
+
+
+@slow
+def test_language_server_judges_the_open_file_with_its_project(language_server) -> None:
+    """The class is open in the editor; the static use is in another module of the project, on disk."""
+    project, server = language_server
+    write(project, "pkg/integrate.py", INTEGRATE)
+    settings = write(project, "pkg/settings.py", SETTINGS)
+    uri = open_document(server, settings, SETTINGS)
+    opened = server.diagnostics(uri, 1)
+    assert jax_diagnostics(opened) == {(0, 0, "JAX101"), (0, 0, "JAX102")}, opened
+    assert all("pkg/integrate.py:11" in diagnostic["message"] for diagnostic in opened), opened
+
+    fixed = "import dataclasses\n\n\n@dataclasses.dataclass(frozen=True)\nclass Vehicle:\n    num_wheels: int\n"
+    change_document(server, uri, 2, fixed)
+    changed = server.diagnostics(uri, 2)
+    assert jax_diagnostics(changed) == set(), changed
 
 
 # --- running jaxcheck over the bundled fixtures -----------------------------------------------------

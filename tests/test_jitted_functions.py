@@ -317,7 +317,8 @@ def main(c: CustomClass):
 
 
 c = CustomClass(2, True)
-main(c)
+for _ in range(2):
+    main(c)
 c.mul = False
 main(c)"""
     src = seed(program)
@@ -335,7 +336,8 @@ def warm():
     return c.calc(3)
 
 
-warm()
+for _ in range(2):
+    warm()
 c.mul = False
 warm()"""
     src = seed(program)
@@ -536,6 +538,7 @@ def test_lambda_over_another_parameter():
 def test_lambda_jitted_and_called_at_once_is_jax401_only():
     # jax 0.10.2: a new lambda per call reads the current `self.scale`, never stale, but compiles every call.
     src = closure("return jax.jit(lambda x: x * self.scale)(other)")
+    src += "\n\nm = Model(2.0)\nfor i in range(3):\n    m.build(float(i))\n"
     assert codes_at(src) == jitted_at(src, "jax.jit(lambda", "JAX401")
 
 
@@ -576,6 +579,14 @@ class Model:
 
     def __call__(self, x):
         {method}
+
+
+def train(xs):
+    # Called on every turn of the loop: what `step` and `Model.__call__` make, they make again.
+    model = Model(2.0)
+    for x in xs:
+        step(x, xs)
+        model(x)
 """
 )
 
@@ -872,13 +883,14 @@ class Model:
 
 for i in range(3):
     jax.jit(lambda v: v)(i)
+    Model(2.0).warm(i)
 """
 
 
 def test_cache_round_trip_keeps_the_new_facts():
     # The facts stored in the cache give the same findings as fresh ones.
     module = facts_from_source(ROUND_TRIP, "m.py", "pkg.m", False)
-    assert module.closures and module.discarded and module.looped
+    assert module.closures and module.discarded and module.looped and module.loop_calls
     build = next(function for function in module.functions if function.name == "build")
     g = next(function for function in module.functions if function.name == "g")
     assert build.locals and g.free_reads
@@ -964,10 +976,53 @@ def testing_util(x):
 def test_roundtrip():
     def helper(x):
         return jax.jit(lambda v: v + 1)(x)
-    assert helper(1.0) == 2.0
+    for x in range(3):
+        assert helper(x) == x + 1
+        assert testing_util(x) == x + 1
 """
 
 
 def test_only_test_functions_and_their_helpers_are_exempt():
     # A name that merely starts with "test" is no test; a helper nested in a test runs with it.
     assert codes_at(TEST_NAMES) == {(line_of(TEST_NAMES, "def testing_util") + 1, "JAX401")}
+
+
+# --- JAX401 needs evidence that the code runs again and again ---------------------------------
+
+ONCE_OR_AGAIN = IMPORTS + """
+
+def body(v):
+    return v * 2
+
+
+def evaluate(x):
+    return jax.jit(functools.partial(body))(x)
+
+
+class Evaluator:
+    def __init__(self, x):
+        self.first = jax.jit(lambda v: v + 1)(x)
+
+
+def main(xs):
+    {driver}
+"""
+
+
+def test_made_in_a_function_called_once_is_not_flagged():
+    # jax 0.10.2: one call, one compile: jitting once elsewhere would compile just as much.
+    src = ONCE_OR_AGAIN.replace("{driver}", "return evaluate(xs[0]), Evaluator(xs[0])")
+    assert codes_at(src) == set()
+
+
+def test_made_in_a_function_a_loop_reaches_through_another():
+    # jax 0.10.2: main's loop calls epoch on every turn, and epoch calls evaluate: a compile per turn.
+    src = ONCE_OR_AGAIN.replace("{driver}", "for _ in range(3):\n        epoch(xs)")
+    src += "\n\ndef epoch(xs):\n    return evaluate(xs[0])\n"
+    assert codes_at(src) == jitted_at(src, "jax.jit(functools.partial", "JAX401")
+
+
+def test_made_in_init_of_a_class_built_in_a_loop():
+    # jax 0.10.2: each Evaluator(...) jits a new lambda: a compile per object.
+    src = ONCE_OR_AGAIN.replace("{driver}", "return [Evaluator(x) for x in xs]")
+    assert codes_at(src) == jitted_at(src, "jax.jit(lambda v: v + 1)", "JAX401")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, text_findings, write
+from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, located, text_findings, write
 from jaxcheck import __version__
 
 CACHE = ".jaxcheck_cache"
@@ -162,8 +162,9 @@ def test_settings_integrate_same_findings_from_cli_flake8_and_flake8_on_one_file
     shutil.rmtree(tmp_path / CACHE)
     assert cli(tmp_path, "--no-cache", "pkg/settings.py") == by_cli
     assert not (tmp_path / CACHE).exists()
-    # The file with the use has no finding of its own.
-    assert cli(tmp_path, "pkg/integrate.py") == []
+    # The file with the use has no finding of its own; checked alone, the CLI
+    # shows the class's findings it makes (flake8 reports a file's own only).
+    assert cli(tmp_path, "pkg/integrate.py") == by_cli
     assert flake8(tmp_path, "pkg/integrate.py") == []
 
 
@@ -1219,3 +1220,29 @@ def test_stale_cache_after_editing_an_excluded_module_the_analysis_reads(tmp_pat
     assert cli(tmp_path, "--no-cache", ".") == []
     assert flake8(tmp_path, "pkg/config.py") == []
     assert cli(tmp_path, ".") == []
+
+
+# --- checking only the file that adds a static use ---------------------------------------------
+
+
+def test_checking_the_file_with_the_use_reports_the_class_it_makes_a_finding(tmp_path: Path) -> None:
+    # A commit that only adds `f(Vehicle(2))` in integrate.py must fail `jaxcheck check integrate.py`
+    # (what the pre-commit hook runs on the staged file): the finding is at the class, in settings.py.
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/settings.py", "class Vehicle:\n    def __init__(self, n):\n        self.num_wheels = n\n")
+    write(
+        tmp_path,
+        "pkg/integrate.py",
+        "import jax\nfrom pkg.settings import Vehicle\n\n@jax.jit(static_argnums=0)\ndef f(x):\n"
+        "    return x.num_wheels\n\nf(Vehicle(2))\n",
+    )
+    for cache in ((), ("--no-cache",), ()):
+        completed = jaxcheck_run("check", *cache, "pkg/integrate.py", cwd=tmp_path)
+        assert completed.returncode == 1, completed.stderr
+        assert located(completed.stdout) == {
+            (os.path.join("pkg", "settings.py"), 1, 1, "JAX101"),
+            (os.path.join("pkg", "settings.py"), 1, 1, "JAX102"),
+        }
+    write(tmp_path, "pkg/settings.py", "class Vehicle:  # noqa: JAX101, JAX102\n    pass\n")
+    assert jaxcheck_run("check", "pkg/integrate.py", cwd=tmp_path).returncode == 0

@@ -69,6 +69,7 @@ class _Extractor:
         self.free_reads: dict[str, set[str]] = {}  # nested function -> the same
         self.discarded: list[f.Location] = []
         self.looped: list[f.Location] = []
+        self.loop_calls: set[tuple[str, str]] = set()
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -86,6 +87,7 @@ class _Extractor:
             closures=tuple(f.Closure(location, tuple(sorted(reads))) for location, reads in self.closure_reads.items()),
             discarded=tuple(self.discarded),
             looped=tuple(self.looped),
+            loop_calls=tuple(sorted(call for call in self.loop_calls if call[1])),
         )
 
     # Statements
@@ -180,7 +182,7 @@ class _Extractor:
                 value = self.value(node.value, scope)
                 if self._makes_function(value):
                     self.discarded.append(value.location)
-                    if not self._function_of(scope) and self.loop_depth.get("", 0):
+                    if self.loop_depth.get(self._function_of(scope), 0):
                         self.looped.append(value.location)
             for child in children(node):
                 self.scan(child, scope)
@@ -431,8 +433,9 @@ class _Extractor:
     def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str], context: _Context) -> None:
         value = self.value(node, scope, shadowed)
         function = self._function_of(scope)
-        if not function and value.func is not None and self._makes_function(value.func):
-            if self.loop_depth.get("", 0) or context.repeated:
+        if self.loop_depth.get(function, 0) or context.repeated:
+            self.loop_calls.add((function, value.ref))
+            if value.func is not None and self._makes_function(value.func):
                 self.looped.append(value.location)
         # A call without arguments passes nothing static, and a builtin is never
         # a transformed function: neither is worth keeping.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import ClassVar, Iterable
 
 from jaxcheck import facts as f
@@ -53,6 +54,13 @@ def uses_text(uses: list[StaticUse], analysis: Analysis) -> str:
     return text + (f" (and {others} more static use{'s' if others > 1 else ''})" if others > 0 else "")
 
 
+def about_uses(findings: Iterable[Finding], uses: list[StaticUse]) -> Iterable[Finding]:
+    """The findings, each marked with the files of the static uses that make it one."""
+    files = tuple(sorted({use.path for use in uses}))
+    for finding in findings:
+        yield replace(finding, about=files)
+
+
 class ClassRule(Rule):
     """A rule that judges the classes defined in a module that reach a static position."""
 
@@ -60,7 +68,7 @@ class ClassRule(Rule):
         for cls, uses in analysis.classes_in(module.path):
             traits = analysis.safety.traits(cls.qualname)
             if traits is not None:
-                yield from self.judge(module, cls, traits, uses, analysis)
+                yield from about_uses(self.judge(module, cls, traits, uses, analysis), uses)
 
     def judge(self, module, cls: f.ClassFacts, traits: Traits, uses: list[StaticUse], analysis: Analysis):
         raise NotImplementedError

@@ -47,12 +47,11 @@ class JitRecreatedPerCall(Rule):
         if _is_test_file(module.path):
             return  # a test calls it once, on purpose
         traced = None
-        looped = set(module.looped)
         for made in analysis.made(module.path):
             if made.fate not in THROWAWAY or not made.transform.compiles:
                 continue
-            if not made.function and made.application.location not in looped:
-                continue  # made once, at import
+            if not made.in_loop and made.function not in analysis.called_repeatedly:
+                continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
             what = _made_anew(made, analysis)
             if what is None:
                 continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
-from jaxcheck.rules.base import ClassRule, uses_text
+from jaxcheck.rules.base import ClassRule, about_uses, uses_text
 from jaxcheck.held_values import field_holds, per_instance_callable
 from jaxcheck.static_safety import VALUE, Field
 from jaxcheck.static_uses import CALL_SITE, FIELD, reads_of
@@ -55,7 +55,7 @@ class IncompleteHash(ClassRule):
         for qualname, uses in analysis.static_uses_by_class.items():
             traits = analysis.safety.traits(qualname)
             if traits is not None:
-                yield from self.judge(module, analysis.index.classes[qualname], traits, uses, analysis)
+                yield from about_uses(self.judge(module, analysis.index.classes[qualname], traits, uses, analysis), uses)
 
     def judge(self, module, cls, traits, uses, analysis):
         if traits.hashing != VALUE:
