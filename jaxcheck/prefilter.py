@@ -14,9 +14,21 @@ from __future__ import annotations
 import re
 
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
-# `jit` or `pmap` named anywhere (imported under another name, it is named in
-# the import), a pytree registered, or a field declared static (JAX3xx).
-_JIT = re.compile(r"\b(?:p?jit|pmap)\b")
+# Where a transform is applied in the shapes the JAX2xx rules and JAX401 look
+# at: to a lambda, a partial or `obj.attr`; to a name inside a function or
+# class; as a decorator of a method or nested function; made and called at
+# once; passed on (`partial(jax.jit, ...)`); or imported under another name.
+# A pytree registered, or a field declared static (JAX3xx).
+_T = r"(?:p?jit|pmap|checkpoint|remat|make_jaxpr)"
+_JIT = re.compile(
+    rf"\b{_T}\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.)"
+    rf"|^[ \t]+[^\n#]*\b{_T}\s*\(\s*\w+\s*[,)]"
+    rf"|^[ \t]+@[^\n]*\b{_T}\b"
+    rf"|\b{_T}\s*\([^()\n]*\)\s*\("
+    rf"|\b{_T}\s*,"
+    rf"|\b{_T}\s+as\s+\w",
+    re.M,
+)
 _PYTREE = re.compile(
     r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
 )

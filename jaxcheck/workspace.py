@@ -32,6 +32,8 @@ from jaxcheck.source import SourceError, read_source
 from jaxcheck.transforms import application
 
 _MAX_WAVES = 12
+_SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 _MIN_FILES_PER_WORKER = 8
 
 
@@ -125,17 +127,19 @@ class Workspace:
             text = self.text(path)
             if path in self.bad:
                 continue
-            syntax_error = self.syntax_error(path)
-            if syntax_error is not None:
-                self.bad[path] = syntax_error
-                continue
             module, is_package = self.project.module_name(path)
             key = cache_key(text, module, is_package)
             cached = self.cache.load(key)
             if cached is not None:
                 self.facts[path] = _with_path(cached, display_path(path))
-            else:
-                pending.append((path, text, module, is_package, key))
+                continue
+            # LibCST's native parser crashes the process on brackets nested
+            # thousands deep: Python's parser, which refuses them, goes first there.
+            syntax_error = self.syntax_error(path) if _nesting(text) > _SAFE_NESTING else None
+            if syntax_error is not None:
+                self.bad[path] = syntax_error
+                continue
+            pending.append((path, text, module, is_package, key))
         workers = min(self.jobs, len(pending) // _MIN_FILES_PER_WORKER)
         jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
         if workers > 1:
@@ -143,10 +147,11 @@ class Workspace:
                 outcomes = list(pool.map(_parse_job, jobs, chunksize=4))
         else:
             outcomes = [_parse_job(job) for job in jobs]
-        for (path, _, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
+        for (path, text, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
                 self.cache.store(key, facts)
+                self.cache.mark_valid(text)
             else:
                 self.bad[path] = problem
                 if internal:
@@ -187,14 +192,28 @@ class Workspace:
         return wanted
 
 
+def _nesting(text: str) -> int:
+    """How deep brackets nest in the text (strings and comments counted too: an upper bound)."""
+    depth = deepest = 0
+    for bracket in _NOT_BRACKETS.sub("", text):
+        if bracket in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
 def _nothing_excluded(path: str, is_dir: bool) -> bool:
     return False
 
 
 def syntax_error_of(text: str, path: str) -> Finding | None:
-    """Python's own parser first: its messages are the ones users know, it costs
-    a fraction of LibCST's parse, and it rejects the deep nesting on which
-    LibCST's native parser crashes."""
+    """The JAX000 of a text Python's own parser refuses: its messages are the
+    ones users know, and it rejects the deep nesting on which LibCST's native
+    parser crashes. Files that are not parsed for facts are checked with it
+    alone (a fraction of LibCST's cost); parsed ones, when LibCST fails or
+    nesting is deep."""
     try:
         ast.parse(text, path)
     except SyntaxError as error:
@@ -226,7 +245,9 @@ def parse_facts(path: str, text: str, module: str, is_package: bool):
         with deep_recursion():
             return facts_from_source(text, path, module, is_package), None, False
     except ParseError as error:
-        return None, Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
+        # Python's own message is the one users know.
+        problem = syntax_error_of(text, path)
+        return None, problem or Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
     except RecursionError:
         return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False
     except Exception as error:  # a bug of ours must not cost the user the run

@@ -1,0 +1,75 @@
+"""The pre-filter skips files before any parse; it must never hide a finding.
+
+Run over real code (the installed equinox and flax, none of it ours), the
+findings with the pre-filter must equal those without it, where every file is
+parsed. `bench/README.md` has the same check over the whole corpus.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from unittest import mock
+
+import pytest
+
+import jaxcheck.workspace as workspace
+from jaxcheck.config import find_config
+from jaxcheck.engine import check_paths
+from jaxcheck.prefilter import may_have_findings
+
+
+def _installed(name: str) -> str:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"{name} is not installed")
+    return list(spec.submodule_search_locations)[0]
+
+
+@pytest.mark.slow
+def test_same_findings_with_and_without_the_prefilter_on_real_code():
+    paths = [_installed("equinox"), _installed("flax")]
+    with_prefilter = check_paths(paths, find_config, jobs=2, use_cache=False)
+    with mock.patch.object(workspace, "may_have_findings", lambda text, keywords=(): True):
+        without = check_paths(paths, find_config, jobs=2, use_cache=False)
+    assert with_prefilter.files == without.files > 100
+    assert with_prefilter.findings == without.findings
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = jax.jit(lambda v: v)(y)",
+        "f = jit(obj.method)",
+        "def f():\n    g = jax.jit(inner)\n",
+        "class A:\n    @jax.jit\n    def m(self): ...\n",
+        "step = partial(jax.jit, donate_argnums=0)(self.step)",
+        "from jax import jit as J",
+        "f = jax.jit(functools.partial(g, 1))",
+        "f = jax.checkpoint(c.calc)",
+        "f = jax.make_jaxpr(c.calc)",
+        "jax.pmap(lambda x: x)(y)",
+        "f = jax.jit(\n    obj.method)",
+        "jax.tree_util.register_pytree_node(C, flatten, unflatten)",
+        "@jax.tree_util.register_pytree_node_class\nclass C: ...",
+        "mask: jax.Array = eqx.field(static=True)",
+        "x: int = struct.field(pytree_node=False)",
+        "m: jax.Array = dataclasses.field(metadata={'static': True})",
+        "self.m = nnx.static(v)",
+        "n: jdc.Static[int]",
+        "@partial(jax.jit, static_argnums=0)\ndef f(x): ...",
+    ],
+)
+def test_every_shape_a_rule_looks_at_passes(text):
+    assert may_have_findings(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import numpy as np\n\ndef f(x):\n    return np.sum(x)\n",
+        "# jit is mentioned in a comment only\nx = 1\n",
+        "compiled = jax.jit(module_level_function)\n",
+    ],
+)
+def test_files_with_nothing_to_find_are_skipped(text):
+    assert not may_have_findings(text)
