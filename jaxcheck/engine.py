@@ -40,7 +40,7 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
 
     `config_for(path)` gives the config of each path given.
     """
-    from jaxcheck.workspace import Workspace
+    from jaxcheck.workspace import Pool
 
     groups: dict[Project, tuple[Config, list[str]]] = {}
     seen: set[str] = set()
@@ -53,18 +53,31 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
                 project = find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
     result = Result(files=len(seen))
-    for project, (config, files) in groups.items():
-        cache = FactsCache(project.cache_folder if use_cache else None)
-        workspace = Workspace(project, config, cache, jobs, checked=files)
-        results = project_results(workspace)
-        for file in files:
-            findings, failed = file_findings(workspace, results, file)
-            text = workspace.text(os.path.abspath(file))
-            result.findings.extend(_filtered(findings, text, file, config, honour_noqa=True))
-            result.internal_errors += failed
-        result.findings.extend(_caused_by(workspace, results, files, config))
-        cache.save()
+    pool = Pool(jobs) if jobs > 1 else None
+    try:
+        for project, (config, files) in groups.items():
+            _check_project(project, config, files, pool, use_cache, result)
+    finally:
+        if pool is not None:
+            pool.close()
     return result
+
+
+def _check_project(project: Project, config: Config, files: list[str], pool, use_cache: bool, result: Result) -> None:
+    """The findings of the checked `files` of one project, added to `result`."""
+    from jaxcheck.workspace import Workspace
+
+    cache = FactsCache(project.cache_folder if use_cache else None)
+    workspace = Workspace(project, config, cache, pool, checked=files)
+    results = project_results(workspace)
+    workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
+    for file in files:
+        findings, failed = file_findings(workspace, results, file)
+        text = workspace.text(os.path.abspath(file))
+        result.findings.extend(_filtered(findings, text, file, config, honour_noqa=True))
+        result.internal_errors += failed
+    result.findings.extend(_caused_by(workspace, results, files, config))
+    cache.save()
 
 
 def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:
@@ -133,6 +146,12 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     project = find_project(path)
     absolute = os.path.abspath(path)
     entry = _WORKSPACES.get(project.root)
+    if entry is not None and _as_flake8_reads(entry[0].texts.get(absolute, "")) == _as_flake8_reads(text):
+        text = entry[0].texts[absolute]  # the file as on disk: what the CLI and the cache saw
+    elif entry is None:
+        on_disk = _disk_text(absolute)
+        if on_disk is not None and _as_flake8_reads(on_disk) == _as_flake8_reads(text):
+            text = on_disk
     if entry is None or entry[0].texts.get(absolute) != text or entry[2] != _stamps(entry[0].facts):
         workspace = Workspace(project, config, FactsCache(project.cache_folder), texts={absolute: text})
         results = project_results(workspace)
@@ -141,6 +160,20 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     workspace, results, _ = entry
     findings, failed = file_findings(workspace, results, path)
     return _filtered(findings, text, path, config, honour_noqa=False), failed
+
+
+def _as_flake8_reads(text: str) -> str:
+    """flake8 reads files with universal newlines, and without a BOM."""
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _disk_text(path: str) -> str | None:
+    from jaxcheck.source import SourceError, read_source
+
+    try:
+        return read_source(path)
+    except SourceError:
+        return None
 
 
 def _stamps(facts: dict) -> dict:

@@ -14,21 +14,19 @@ from __future__ import annotations
 import re
 
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
-# Where a transform is applied in the shapes the JAX2xx rules and JAX401 look
-# at: to a lambda, a partial or `obj.attr`; to a name inside a function or
-# class; as a decorator of a method or nested function; made and called at
-# once; passed on (`partial(jax.jit, ...)`); or imported under another name.
-# A pytree registered, or a field declared static (JAX3xx).
-_T = r"(?:p?jit|pmap|checkpoint|remat|make_jaxpr)"
-_JIT = re.compile(
-    rf"\b{_T}\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.)"
-    rf"|^[ \t]+[^\n#]*\b{_T}\s*\(\s*\w+\s*[,)]"
-    rf"|^[ \t]+@[^\n]*\b{_T}\b"
-    rf"|\b{_T}\s*\([^()\n]*\)\s*\("
-    rf"|\b{_T}\s*,"
-    rf"|\b{_T}\s+as\s+\w",
-    re.M,
+# A transform named, then what follows it in the shapes the JAX2xx rules and
+# JAX401 look at: applied to a lambda, a partial or `obj.attr`; made and
+# called at once; passed on (`partial(jax.jit, ...)`); imported under another
+# name. And what comes before it on an indented line: a decorator of a method
+# or nested function, or an application to a name inside a function or class.
+_TRANSFORM = re.compile(r"\b(?:p?jit|pmap|checkpoint|remat|make_jaxpr)\b")
+_AFTER = re.compile(
+    r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.)"
+    r"|\s*\([^()\n]*\)\s*\("
+    r"|\s*,"
+    r"|\s+as\s+\w"
 )
+_AFTER_INDENTED = re.compile(r"\s*\(\s*\w+\s*[,)]")
 _PYTREE = re.compile(
     r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
 )
@@ -42,9 +40,21 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
     return (
         any(trigger in text for trigger in TRIGGERS)
         or any(keyword in text for keyword in keywords)
-        or _JIT.search(text) is not None
+        or _applies_a_transform(text)
         or _PYTREE.search(text) is not None
     )
+
+
+def _applies_a_transform(text: str) -> bool:
+    for match in _TRANSFORM.finditer(text):
+        after = text[match.end() : match.end() + 300]
+        if _AFTER.match(after):
+            return True
+        before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if before[:1] in (" ", "\t") and "#" not in before:
+            if before.lstrip().startswith("@") or _AFTER_INDENTED.match(after):
+                return True
+    return False
 
 
 def may_hold_findings_of_project(text: str, keywords: tuple[str, ...] = ()) -> bool:

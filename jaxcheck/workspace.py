@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from jaxcheck import __version__
@@ -33,6 +34,7 @@ from jaxcheck.transforms import application
 
 _MAX_WAVES = 12
 _SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
+_LONGEST_LINE = 10_000
 _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 _MIN_FILES_PER_WORKER = 8
 
@@ -47,12 +49,12 @@ class Workspace:
     """One project's modules: their text, their facts, and what could not be read."""
 
     def __init__(
-        self, project: Project, config: Config, cache: FactsCache, jobs: int = 1, texts=None, checked=()
+        self, project: Project, config: Config, cache: FactsCache, pool: Pool | None = None, texts=None, checked=()
     ) -> None:
         self.project = project
         self.config = config
         self.cache = cache
-        self.jobs = jobs
+        self.pool = pool  # worker processes for parsing, when the run has more than one
         self.texts: dict[str, str] = dict(texts or {})  # absolute path -> text, given ones first
         self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
@@ -118,6 +120,22 @@ class Workspace:
             self.cache.mark_valid(text)
         return problem
 
+    def check_syntax(self, paths: list[str]) -> None:
+        """Ask Python's parser about each text not known valid, in a pool for
+        many: `syntax_error` then answers from the cache."""
+        pending = [path for path in paths if path not in self.bad and not self.cache.known_valid(self.text(path))]
+        if self.pool is None or len(pending) < 2 * _MIN_FILES_PER_WORKER:
+            return
+        jobs = [(self.texts[path], display_path(path)) for path in pending]
+        try:
+            problems = list(self.pool.get().map(_syntax_job, jobs, chunksize=8))
+        except BrokenProcessPool:
+            self.pool.reset()
+            return  # `syntax_error` asks in this process instead
+        for path, problem in zip(pending, problems):
+            if problem is None:
+                self.cache.mark_valid(self.texts[path])
+
     def _load(self, paths: list[str]) -> None:
         """Facts for each path: from the cache, else parsed (in a pool for many files)."""
         pending = []
@@ -134,17 +152,22 @@ class Workspace:
                 self.facts[path] = _with_path(cached, display_path(path))
                 continue
             # LibCST's native parser crashes the process on brackets nested
-            # thousands deep: Python's parser, which refuses them, goes first there.
-            syntax_error = self.syntax_error(path) if _nesting(text) > _SAFE_NESTING else None
+            # thousands deep, and crawls through an expression thousands of
+            # operators long: Python's parser, which refuses both, goes first there.
+            syntax_error = self.syntax_error(path) if _unusual(text) else None
             if syntax_error is not None:
                 self.bad[path] = syntax_error
                 continue
             pending.append((path, text, module, is_package, key))
-        workers = min(self.jobs, len(pending) // _MIN_FILES_PER_WORKER)
         jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
-        if workers > 1:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                outcomes = list(pool.map(_parse_job, jobs, chunksize=4))
+        if self.pool is not None and len(pending) >= 2 * _MIN_FILES_PER_WORKER:
+            try:
+                outcomes = list(self.pool.get().map(_parse_job, jobs, chunksize=2))
+            except BrokenProcessPool:
+                # A worker died (a crash in native code): each file again in a
+                # process of its own, so that only the one at fault is lost.
+                self.pool.reset()
+                outcomes = [_isolated(job) for job in jobs]
         else:
             outcomes = [_parse_job(job) for job in jobs]
         for (path, text, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
@@ -192,6 +215,11 @@ class Workspace:
         return wanted
 
 
+def _unusual(text: str) -> bool:
+    """Brackets nested deep, or a line longer than people write."""
+    return _nesting(text) > _SAFE_NESTING or any(len(line) > _LONGEST_LINE for line in text.split("\n"))
+
+
 def _nesting(text: str) -> int:
     """How deep brackets nest in the text (strings and comments counted too: an upper bound)."""
     depth = deepest = 0
@@ -202,6 +230,28 @@ def _nesting(text: str) -> int:
         else:
             depth -= 1
     return deepest
+
+
+class Pool:
+    """Worker processes started on first use and kept for the whole run: a
+    worker's start (importing LibCST) is paid once, not once per wave."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+        return self._executor
+
+    def reset(self) -> None:
+        self.close()
+        self._executor = None
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(cancel_futures=True)
 
 
 def _nothing_excluded(path: str, is_dir: bool) -> bool:
@@ -227,6 +277,21 @@ def syntax_error_of(text: str, path: str) -> Finding | None:
 
 def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
     return facts if facts.path == path else replace(facts, path=path)
+
+
+def _isolated(job: tuple[str, str, str, bool]):
+    """`_parse_job` in a process of its own; a crash there is this file's JAX000."""
+    try:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            return pool.submit(_parse_job, job).result()
+    except BrokenProcessPool:
+        path = job[0]
+        message = "jaxcheck failed on this file (its parser process crashed); please report it. Other files were checked."
+        return None, Finding(path, 1, 1, BAD_INPUT, message), True
+
+
+def _syntax_job(job: tuple[str, str]) -> Finding | None:
+    return syntax_error_of(*job)
 
 
 def _parse_job(job: tuple[str, str, str, bool]):
