@@ -146,12 +146,9 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     project = find_project(path)
     absolute = os.path.abspath(path)
     entry = _WORKSPACES.get(project.root)
-    if entry is not None and _as_flake8_reads(entry[0].texts.get(absolute, "")) == _as_flake8_reads(text):
-        text = entry[0].texts[absolute]  # the file as on disk: what the CLI and the cache saw
-    elif entry is None:
-        on_disk = _disk_text(absolute)
-        if on_disk is not None and _as_flake8_reads(on_disk) == _as_flake8_reads(text):
-            text = on_disk
+    known = entry[0].texts.get(absolute) if entry is not None else _disk_text(absolute)
+    if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
+        text = known  # the file as on disk: what the CLI and the cache saw
     if entry is None or entry[0].texts.get(absolute) != text or entry[2] != _stamps(entry[0].facts):
         workspace = Workspace(project, config, FactsCache(project.cache_folder), texts={absolute: text})
         results = project_results(workspace)

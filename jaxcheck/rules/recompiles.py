@@ -4,6 +4,9 @@
 from a lambda, a nested function, a `partial` or a bound method (a new object
 each time) and thrown away there, every call starts with an empty cache and
 traces and compiles again: 4 calls, 4 compilations, where 1 is needed.
+Only code that runs again and again is flagged (made in a loop, or in a
+function a loop or `tree_map` reaches): code run once per program pays the
+one compile either way.
 """
 
 from __future__ import annotations
@@ -12,8 +15,8 @@ import os
 
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
-from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
 from jaxcheck.held_values import per_instance_callable
+from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
 from jaxcheck.transforms import PARTIAL
 
@@ -103,24 +106,11 @@ def _traced_functions(module: f.ModuleFacts, analysis: Analysis) -> set[str]:
     for function in module.functions:
         if any(_from_tracing_library(decorator) for decorator in function.decorators):
             traced.add(function.qualname)
-    for enclosing, call in module.calls:
-        if not _from_tracing_library(call):
-            continue
-        for value in (*call.args, *(value for _, value in call.keywords)):
-            if value.kind != f.NAME:
-                continue
-            function, sep, local = value.ref.partition(":")
-            if not sep:
-                traced.add(value.ref)
-            elif "." not in local:
-                traced.add(f"{function}.{local}")
-            else:
-                owner, _, name = value.ref.rpartition(".")
-                traced.update(
-                    method.qualname
-                    for cls in analysis.index.instance_classes(owner)
-                    if (method := analysis.index.find_method(cls, name)) is not None
-                )
+    for _, call in module.calls:
+        if _from_tracing_library(call):
+            for value in (*call.args, *(value for _, value in call.keywords)):
+                if value.kind == f.NAME:
+                    traced.update(analysis.callees(value.ref))
     return traced
 
 
