@@ -53,6 +53,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
+    check.add_argument(
+        "--target-jax-version",
+        metavar="VERSION",
+        help="the JAX release messages are written for, e.g. 0.11 (replaces the config's; default: the range "
+        "the project's requirement on jax admits, else the installed jax, else the newest known)",
+    )
+    check.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings each path is checked with (config file, target JAX release and why) and exit",
+    )
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
@@ -103,10 +114,16 @@ def _check(args: argparse.Namespace) -> int:
         print(f"jaxcheck: error: no such file or folder: {missing[0]}", file=sys.stderr)
         return EXIT_ERROR
     try:
-        configs = {path: find_config(path).with_options(args.select, args.ignore) for path in args.paths}
+        configs = {
+            path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version)
+            for path in args.paths
+        }
     except ConfigError as error:
         print(f"jaxcheck: error: {error}", file=sys.stderr)
         return EXIT_ERROR
+    if args.show_settings:
+        _show_settings(configs)
+        return EXIT_CLEAN
     result = check_paths(args.paths, configs.__getitem__, args.jobs, use_cache=not args.no_cache)
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.statistics:
@@ -124,6 +141,34 @@ def _check(args: argparse.Namespace) -> int:
     if result.findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _show_settings(configs: dict) -> None:
+    from jaxcheck.model.jax_versions import FACTS, describe_outcomes
+    from jaxcheck.project import find_project
+
+    for path, config in configs.items():
+        project = find_project(path)
+        config = config.for_project(project.root)
+        options, target = config.options, config.options.target
+        every = "every code"
+        print(f"{path}:")
+        print(f"  project: {project.root}")
+        print(f"  config file: {config.source or 'none (the defaults)'}")
+        print(f"  target JAX: {target.describe()} ({target.source})")
+        for fact in FACTS:
+            if fact.since:
+                print(f"    {fact.text}: {describe_outcomes(fact.key, target)}")
+        print(f"  select: {', '.join(config.select) if config.select is not None else every}")
+        print(f"  ignore: {', '.join(config.ignore) or 'nothing'}")
+        for name, values in (
+            ("per-file-ignores", [f"{pattern} = {', '.join(codes)}" for pattern, codes in config.per_file_ignores]),
+            ("exclude", config.exclude),
+            ("extra-transforms", [name for name, _ in options.transforms]),
+            ("static-bases", options.static_bases),
+            ("singletons", options.singletons),
+        ):
+            print(f"  {name}: {'; '.join(values) or 'none'}")
 
 
 if __name__ == "__main__":

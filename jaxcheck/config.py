@@ -8,6 +8,8 @@ import sys
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from jaxcheck.loading.jax_target import explicit_target, inferred_target
+from jaxcheck.model.jax_versions import parse_version
 from jaxcheck.pathmatch import matches_any
 from jaxcheck.rules import CODES
 from jaxcheck.transforms import Options, Transform
@@ -17,7 +19,16 @@ if sys.version_info >= (3, 11):
 else:
     import tomli as tomllib
 
-KEYS = ("select", "ignore", "per-file-ignores", "exclude", "extra-transforms", "static-bases", "singletons")
+KEYS = (
+    "select",
+    "ignore",
+    "per-file-ignores",
+    "exclude",
+    "extra-transforms",
+    "static-bases",
+    "singletons",
+    "target-jax-version",
+)
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _KEYWORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -35,6 +46,9 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
     options: Options = Options()  # what the analysis itself is told
+    # `target-jax-version` as given, and where; unset, the project tells (`for_project`).
+    target_jax_version: str | None = None
+    target_given_in: str = ""
 
     def relative(self, path: str) -> str | None:
         """`path` relative to the root with '/' separators; None when outside it."""
@@ -69,22 +83,35 @@ class Config:
         options = self.options
         return replace(
             self,
-            options=Options(
+            options=replace(
+                options,
                 transforms=options.transforms + tuple(_transform(entry, where) for entry in table["extra-transforms"]),
                 static_bases=tuple(sorted({*options.static_bases, *_dotted_names(table, "static-bases", where)})),
                 singletons=tuple(sorted({*options.singletons, *_dotted_names(table, "singletons", where)})),
             ),
         )
 
-    def with_options(self, select: tuple[str, ...] | None, extend_ignore: tuple[str, ...]) -> Config:
-        """The command line's `--select` replaces the config's; `--ignore` adds to it."""
+    def with_options(
+        self, select: tuple[str, ...] | None, extend_ignore: tuple[str, ...], target_jax_version: str | None = None
+    ) -> Config:
+        """The command line's `--select` and `--target-jax-version` replace the config's; `--ignore` adds to it."""
         for code in (*(select or ()), *extend_ignore):
             _check_code(code, "the command line")
-        return replace(
-            self,
-            select=select if select is not None else self.select,
-            ignore=self.ignore + extend_ignore,
-        )
+        changed = replace(self, select=select if select is not None else self.select, ignore=self.ignore + extend_ignore)
+        return changed.with_target(target_jax_version, "the command line") if target_jax_version else changed
+
+    def with_target(self, version: str, where: str) -> Config:
+        """`target-jax-version` given besides the pyproject's (the command line, flake8's options)."""
+        return replace(self, target_jax_version=_version(version, where), target_given_in=where)
+
+    def for_project(self, root: str | None) -> Config:
+        """The analysis told which JAX releases the project at `root` runs on:
+        the configured ones, else what the project declares or has installed."""
+        if self.target_jax_version is not None:
+            target = explicit_target(self.target_jax_version, self.target_given_in)
+        else:
+            target = inferred_target(root)
+        return replace(self, options=replace(self.options, target=target))
 
 
 def _longest_prefix(code: str, prefixes) -> int:
@@ -154,9 +181,12 @@ def load_config(path: str) -> Config | None:
     exclude = table.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(item, str) and item for item in exclude):
         raise ConfigError(f"{where}: 'exclude' must be a list of .gitignore-style patterns")
+    target = table.get("target-jax-version")
     return Config(
         root=root,
         source=path,
+        target_jax_version=_version(target, where) if target is not None else None,
+        target_given_in=path,
         select=select,
         ignore=_code_list(table, "ignore", where),
         per_file_ignores=per_file_ignores,
@@ -167,6 +197,14 @@ def load_config(path: str) -> Config | None:
             singletons=tuple(sorted(set(_dotted_names(table, "singletons", where)))),
         ),
     )
+
+
+def _version(value, where: str) -> str:
+    if not isinstance(value, str) or parse_version(value) is None:
+        raise ConfigError(
+            f"{where}: 'target-jax-version' must be a JAX release such as \"0.11\" or \"0.10.2\", not {value!r}"
+        )
+    return value
 
 
 def _names(table: dict, key: str, where: str) -> list[str]:

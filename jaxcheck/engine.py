@@ -22,7 +22,8 @@ from jaxcheck.discovery import python_files
 from jaxcheck.findings import Finding
 from jaxcheck.noqa import is_suppressed
 from jaxcheck.project import Project, find_project
-from jaxcheck.rules import BAD_INPUT, RULES
+from jaxcheck.findings import BAD_INPUT
+from jaxcheck.rules import RULES
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
 _RECURSION_LIMIT = 20_000
@@ -67,6 +68,7 @@ def _check_project(project: Project, config: Config, files: list[str], pool, use
     """The findings of the checked `files` of one project, added to `result`."""
     from jaxcheck.workspace import Workspace
 
+    config = config.for_project(project.root)
     cache = FactsCache(project.cache_folder if use_cache else None)
     workspace = Workspace(project, config, cache, pool, checked=files)
     results = project_results(workspace)
@@ -144,6 +146,7 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     from jaxcheck.workspace import Workspace
 
     project = find_project(path)
+    config = config.for_project(project.root)
     absolute = os.path.abspath(path)
     entry = _WORKSPACES.get(project.root)
     known = entry[0].texts.get(absolute) if entry is not None else _disk_text(absolute)
@@ -202,6 +205,9 @@ def _rule_findings(module: f.ModuleFacts, analysis) -> tuple[list[Finding], bool
 def check_source(text: str, path: str, config: Config, for_flake8: bool = False) -> tuple[list[Finding], bool]:
     """The findings in one module's text analysed on its own, filtered by config and `# noqa`.
 
+    The analysis assumes what `config.options` says (`Config.for_project`
+    tells it the project's JAX releases).
+
     Returns the findings and whether jaxcheck itself failed on the file.
     flake8 applies `# noqa` itself (and `--disable-noqa`) and reports syntax
     errors as E999, so for flake8 both are left to it.
@@ -209,7 +215,8 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
     from jaxcheck.analysis import Analysis
     from jaxcheck.index import Index
     from jaxcheck.prefilter import may_have_findings
-    from jaxcheck.workspace import parse_facts, syntax_error_of
+    from jaxcheck.loading.syntax import syntax_error_of
+    from jaxcheck.workspace import parse_facts
 
     problem = syntax_error_of(text, path)
     if problem is not None:

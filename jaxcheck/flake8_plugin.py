@@ -31,6 +31,7 @@ class JaxcheckPlugin:
     # `--jaxcheck-*` options (or `jaxcheck-*` keys in flake8's own config):
     # what `[tool.jaxcheck]` says of the analysis, added to it.
     analysis: dict[str, tuple[str, ...]] = {}
+    target_jax_version = ""  # `--jaxcheck-target-jax-version`: replaces `[tool.jaxcheck]`'s
 
     def __init__(self, tree: object, filename: str, lines: list[str]) -> None:
         self.filename = filename
@@ -46,12 +47,20 @@ class JaxcheckPlugin:
                 help=f"[tool.jaxcheck] {key!r}, added to pyproject.toml's: entries separated by spaces or "
                 f"newlines, e.g. {example}",
             )
+        manager.add_option(
+            "--jaxcheck-target-jax-version",
+            default="",
+            parse_from_config=True,
+            help="[tool.jaxcheck] 'target-jax-version', which it replaces: the JAX release messages are "
+            "written for, e.g. 0.11 (default: what the project requires, else the installed jax)",
+        )
 
     @classmethod
     def parse_options(cls, options) -> None:
         cls.analysis = {
             key: tuple(getattr(options, f"jaxcheck_{key.replace('-', '_')}", "").split()) for key in _OPTIONS
         }
+        cls.target_jax_version = getattr(options, "jaxcheck_target_jax_version", "").strip()
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
@@ -67,12 +76,16 @@ class JaxcheckPlugin:
                     self.analysis["singletons"],
                     "flake8's --jaxcheck-* options",
                 )
+            if self.target_jax_version:
+                config = config.with_target(self.target_jax_version, "flake8's --jaxcheck-target-jax-version")
             if config.is_excluded(self.filename):
                 return
             from jaxcheck.engine import check_file_in_project, check_source
+            from jaxcheck.project import find_project
             from jaxcheck.report import message_of
 
             if self.filename in _STDIN_NAMES:
+                config = config.for_project(find_project(start).root)
                 findings, _ = check_source(text, self.filename, config, for_flake8=True)
             else:
                 findings, _ = check_file_in_project(self.filename, text, config)

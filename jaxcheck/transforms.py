@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
+from jaxcheck.model.jax_versions import NEWEST, Target
 
 
 @dataclass(frozen=True)
@@ -13,8 +14,10 @@ class Transform:
     argnums: str  # the keyword that lists static positions
     argnames: str = ""  # the keyword that lists static names, when it has one
     all_static: bool = False  # every argument that is not an array (or pytree of them) is static
-    # Its cache hashes a key once, when stored: a value-hashed object changed
-    # later hashes elsewhere and misses (a recompile, not a stale result).
+    # Its cache hashes a key once, when stored, on every release: a
+    # value-hashed object changed later hashes elsewhere and misses (a
+    # recompile, not a stale result). The others cache as `jax.jit` does,
+    # which hashes once only from 0.11 on (`changed-value-key`).
     hashes_once: bool = False
     # It compiles what it returns: made anew per call, it compiles per call
     # (JAX401). Every transform here keeps a trace cache on the function it
@@ -26,8 +29,8 @@ class Transform:
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames")
 _CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True, compiles=False)
 
-# Each keeps a cache keyed on its static arguments (SPEC 2, checked on jax 0.10.2:
-# pmap and checkpoint go stale only for objects hashed by identity).
+# Each keeps a cache keyed on its static arguments (SPEC 2; pmap and checkpoint
+# go stale only for objects hashed by identity, checked on 0.10.2 and 0.12.0.1).
 # `custom_jvp`/`custom_vjp` `nondiff_argnums` are not here: nothing is cached on them.
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,
@@ -57,6 +60,7 @@ class Options:
     transforms: tuple[tuple[str, Transform], ...] = ()  # extra-transforms
     static_bases: tuple[str, ...] = ()  # sorted, so that the repr is stable (the cache keys on it)
     singletons: tuple[str, ...] = ()
+    target: Target = NEWEST  # the JAX releases the project runs on: consequences depend on them
 
     @property
     def table(self) -> dict[str, Transform]:

@@ -10,7 +10,6 @@ cache when the file is unchanged.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import re
@@ -24,18 +23,15 @@ from jaxcheck.analysis import Analysis
 from jaxcheck.cache import FactsCache, cache_key
 from jaxcheck.config import Config
 from jaxcheck.discovery import python_files
-from jaxcheck.findings import Finding
+from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.loading.syntax import syntax_error_of
 from jaxcheck.index import Index
 from jaxcheck.prefilter import may_have_findings
 from jaxcheck.project import Project
-from jaxcheck.rules import BAD_INPUT
 from jaxcheck.source import SourceError, read_source
 from jaxcheck.transforms import application
 
 _MAX_WAVES = 12
-_SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
-_LONGEST_LINE = 10_000
-_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 _MIN_FILES_PER_WORKER = 8
 
 
@@ -149,14 +145,12 @@ class Workspace:
             key = cache_key(text, module, is_package)
             cached = self.cache.load(key)
             if cached is not None:
-                self.facts[path] = _with_path(cached, display_path(path))
-                continue
-            # LibCST's native parser crashes the process on brackets nested
-            # thousands deep, and crawls through an expression thousands of
-            # operators long: Python's parser, which refuses both, goes first there.
-            syntax_error = self.syntax_error(path) if _unusual(text) else None
-            if syntax_error is not None:
-                self.bad[path] = syntax_error
+                # Facts are kept for texts Python refuses too: its verdict is asked apart.
+                problem = self.syntax_error(path)
+                if problem is None:
+                    self.facts[path] = _with_path(cached, display_path(path))
+                else:
+                    self.bad[path] = problem
                 continue
             pending.append((path, text, module, is_package, key))
         jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
@@ -215,23 +209,6 @@ class Workspace:
         return wanted
 
 
-def _unusual(text: str) -> bool:
-    """Brackets nested deep, or a line longer than people write."""
-    return _nesting(text) > _SAFE_NESTING or any(len(line) > _LONGEST_LINE for line in text.split("\n"))
-
-
-def _nesting(text: str) -> int:
-    """How deep brackets nest in the text (strings and comments counted too: an upper bound)."""
-    depth = deepest = 0
-    for bracket in _NOT_BRACKETS.sub("", text):
-        if bracket in "([{":
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
-
-
 class Pool:
     """Worker processes started on first use and kept for the whole run: a
     worker's start (importing LibCST) is paid once, not once per wave."""
@@ -258,23 +235,6 @@ def _nothing_excluded(path: str, is_dir: bool) -> bool:
     return False
 
 
-def syntax_error_of(text: str, path: str) -> Finding | None:
-    """The JAX000 of a text Python's own parser refuses: its messages are the
-    ones users know, and it rejects the deep nesting on which LibCST's native
-    parser crashes. Files that are not parsed for facts are checked with it
-    alone (a fraction of LibCST's cost); parsed ones, when LibCST fails or
-    nesting is deep."""
-    try:
-        ast.parse(text, path)
-    except SyntaxError as error:
-        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")
-    except (ValueError, MemoryError) as error:
-        return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")
-    except RecursionError:
-        return Finding(path, 1, 1, BAD_INPUT, "cannot parse: the code nests too deeply for Python's own parser")
-    return None
-
-
 def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
     return facts if facts.path == path else replace(facts, path=path)
 
@@ -299,20 +259,25 @@ def _parse_job(job: tuple[str, str, str, bool]):
 
 
 def parse_facts(path: str, text: str, module: str, is_package: bool):
-    """(facts, None, False), or (None, a JAX000 finding, whether jaxcheck itself failed).
+    """(facts, None, False) for a text Python accepts; else (None, a JAX000
+    finding, whether jaxcheck itself failed).
 
-    LibCST is imported here, and only here: a run that parses nothing never loads it.
+    Python's verdict comes first: LibCST accepts some texts Python refuses
+    (`return` at module level, a bad escape), and its native parser crashes on
+    brackets nested thousands deep, which Python refuses. LibCST is imported
+    here, and only here: a run that parses nothing never loads it.
     """
     from jaxcheck.engine import deep_recursion, internal_error
     from jaxcheck.extract import ParseError, facts_from_source
 
+    problem = syntax_error_of(text, path)
+    if problem is not None:
+        return None, problem, False
     try:
         with deep_recursion():
             return facts_from_source(text, path, module, is_package), None, False
     except ParseError as error:
-        # Python's own message is the one users know.
-        problem = syntax_error_of(text, path)
-        return None, problem or Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
+        return None, Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
     except RecursionError:
         return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False
     except Exception as error:  # a bug of ours must not cost the user the run

@@ -280,3 +280,22 @@ def test_every_code_has_its_page_and_fixtures() -> None:
         assert page is not None and page.startswith(f"# {code} {name}\n"), code
         if code != BAD_INPUT:
             assert list((fixtures / code).glob("fail_*.py")) and list((fixtures / code).glob("pass_*.py")), code
+
+
+def test_every_rule_page_says_which_jax_releases_it_was_checked_on() -> None:
+    # The facts a rule rests on were measured on the releases the suite runs
+    # (and, for a fact that changed, on both sides of the change).
+    from jaxcheck.model.jax_versions import SUITE_RELEASES, fact
+    from jaxcheck.pages import rule_page
+    from jaxcheck.rules import RULES
+
+    for rule in RULES:
+        assert rule.facts, rule.code
+        section = rule_page(rule.code).partition("## JAX versions checked\n")[2].partition("\n## ")[0]
+        assert section.strip(), f"{rule.code}: no 'JAX versions checked' section"
+        flat = " ".join(section.split())
+        for release in SUITE_RELEASES:
+            assert release in flat, (rule.code, release)
+        for key in rule.facts:
+            if fact(key).since:
+                assert fact(key).since in flat, (rule.code, key)

@@ -2,8 +2,9 @@
 
 The lint half runs the real CLI once over `fixtures/` and compares each file's
 findings with its `# expect:` markers. The JAX half imports each file and runs
-its `demonstrate()`: on `fail_` files JAX must misbehave, on `pass_` files it
-must behave.
+its `demonstrate()`: on `fail_` files JAX must misbehave on the releases the
+file's `JAX_MISBEHAVES` names (every release when unset) and do what its
+`JAX_OTHERWISE` says on the others; on `pass_` and `ok_` files it must behave.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from packaging.specifiers import SpecifierSet
+from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
@@ -84,20 +87,38 @@ def test_linted_exactly_at_expect_markers(path: Path, reported):
     assert reported.get(str(path.resolve()), set()) == expected
 
 
-def _demonstrate(path: Path) -> dict:
+def _load(path: Path):
     spec = importlib.util.spec_from_file_location(f"fixture_{path.parent.name}_{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.demonstrate()
+    return module
+
+
+def _misbehaves_on_this_jax(module) -> bool:
+    """Whether the installed jax is in the fixture's `JAX_MISBEHAVES` range (every release when unset)."""
+    import jax
+
+    wanted = getattr(module, "JAX_MISBEHAVES", "")
+    return not wanted or Version(jax.__version__) in SpecifierSet(wanted)
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_jax_misbehaves_on_fail_and_behaves_on_pass(path: Path):
     pytest.importorskip("jax")
-    shown = _demonstrate(path)
+    module = _load(path)
+    shown = module.demonstrate()
     assert shown["kind"] in ("stale", "retrace", "error")
     if not path.name.startswith("fail_"):
         assert shown["observed"] == shown["expected"], shown
+    elif not _misbehaves_on_this_jax(module):
+        # What this release does instead, as the fixture states it: right
+        # results, and one compilation per state of the changed object.
+        assert module.JAX_OTHERWISE == "recompiles", "say what JAX does outside JAX_MISBEHAVES"
+        assert shown["observed"] == shown["expected"], shown
+        assert shown["traces"] == len(shown["expected"]), shown
+    elif "traces" in shown and shown["kind"] == "stale":
+        assert shown["observed"] != shown["expected"], shown
+        assert shown["traces"] == 1, "stale: the first compilation served every call"
     elif shown["kind"] == "error":
         assert path.parent.name in JAX_ERRORS, "name the exception JAX raises for this rule in JAX_ERRORS"
         assert isinstance(shown["observed"], str), shown

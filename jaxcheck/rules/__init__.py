@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxcheck.findings import BAD_INPUT
 from jaxcheck.rules.aux_data import ArrayInAuxData, ArrayInStaticField, MutableAuxData, UnstableAuxData
 from jaxcheck.rules.base import Rule
 from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
@@ -26,7 +27,6 @@ RULES: tuple[type[Rule], ...] = (
     JitRecreatedPerCall,
 )
 
-BAD_INPUT = "JAX000"
 
 CODES: dict[str, tuple[str, str]] = {
     BAD_INPUT: ("bad-input", "a file could not be read, decoded or parsed, or jaxcheck failed on it"),

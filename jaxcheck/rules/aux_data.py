@@ -84,6 +84,7 @@ class ArrayInAuxData(_PytreeRule):
     code = "JAX301"
     name = "array-in-aux-data"
     summary = "the aux_data returned by a flatten function holds an array"
+    facts = ("aux-data",)
     kind = ARRAY
     in_static_fields = False
 
@@ -92,6 +93,7 @@ class ArrayInStaticField(_PytreeRule):
     code = "JAX302"
     name = "array-in-static-field"
     summary = "a static pytree field (eqx static, struct.field(pytree_node=False), meta_fields...) holds an array"
+    facts = ("aux-data",)
     kind = ARRAY
     in_aux = False
 
@@ -100,6 +102,7 @@ class MutableAuxData(_PytreeRule):
     code = "JAX303"
     name = "mutable-aux-data"
     summary = "aux_data or a static field holds a list, dict, set or another mutable object"
+    facts = ("aux-data",)
     kind = MUTABLE
 
 
@@ -107,4 +110,5 @@ class UnstableAuxData(_PytreeRule):
     code = "JAX304"
     name = "unstable-aux-data"
     summary = "aux_data or a static field holds a lambda, bound method or new identity-hashed object: retraces"
+    facts = ("aux-data",)
     kind = UNSTABLE

@@ -19,6 +19,7 @@ class Rule:
     code: ClassVar[str]
     name: ClassVar[str]  # kebab-case, as in `rules/CODE.md`
     summary: ClassVar[str]  # one line, for `jaxcheck rules`
+    facts: ClassVar[tuple[str, ...]] = ()  # keys of `jax_versions.FACTS`: its page says where they were checked
 
     def check(self, module: ModuleFacts, analysis: Analysis) -> Iterable[Finding]:
         raise NotImplementedError

@@ -32,6 +32,7 @@ class JitMethodSelfNotStatic(Rule):
     code = "JAX202"
     name = "jit-method-self-not-static"
     summary = "a jit decorator on a method of a class that is not a pytree, with self not static"
+    facts = ("self-not-static",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         index = analysis.index
@@ -116,6 +117,7 @@ class JittedBoundMethod(Rule):
     code = "JAX201"
     name = "jitted-bound-method"
     summary = "a jit of obj.method whose method reads instance state that is assigned again later"
+    facts = ("baked-self",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         for made in analysis.made(module.path):
@@ -155,6 +157,7 @@ class JittedClosureOverSelf(Rule):
     code = "JAX203"
     name = "jitted-closure-over-self"
     summary = "a jitted lambda or nested function reads self state that is assigned again later"
+    facts = ("baked-self",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         for made in analysis.made(module.path):

@@ -45,6 +45,7 @@ class JitRecreatedPerCall(Rule):
     code = "JAX401"
     name = "jit-recreated-per-call"
     summary = "a jit of a lambda, nested function, partial or bound method is made and thrown away on every call"
+    facts = ("function-key",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         if _is_test_file(module.path):

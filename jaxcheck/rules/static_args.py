@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.analysis import Analysis
+from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, since
 from jaxcheck.rules.base import ClassRule, short_name, uses_text
 from jaxcheck.static_safety import IDENTITY, UNHASHABLE, VALUE
 from jaxcheck.static_uses import StaticUse
@@ -39,12 +40,15 @@ class MutableStatic(ClassRule):
 
     JAX keeps the static object itself as the cache key: after the object is
     changed, the next call finds the same entry and reuses the function
-    compiled for the old state, even when the class hashes by value.
+    compiled for the old state. From JAX 0.11 on, `jax.jit` hashes a key when
+    it stores it, so a class that hashes by value compiles again on every
+    change instead, leaving entries keyed on changed objects in the cache.
     """
 
     code = "JAX101"
     name = "mutable-static"
     summary = "a mutable class reaches a static position and the jitted function reads its state"
+    facts = ("changed-value-key", "identity-key", "hashes-once")
 
     def judge(self, module, cls, traits, uses, analysis):
         if not traits.mutable or not traits.has_state or traits.hashing == UNHASHABLE:
@@ -68,6 +72,8 @@ class MutableStatic(ClassRule):
             f"Make `{cls.name}` immutable (`@dataclass(frozen=True)`, and `dataclasses.replace` for a changed copy) "
             "or pass it as a pytree argument instead of a static one."
         )
+        target = analysis.options.target
+        consequences = outcomes("changed-value-key", target) if traits.hashing == VALUE else (STALE,)
         inside = sorted(
             {write.location: write for write, path, within in sites if within and path == module.path}.values(),
             key=lambda write: write.location,
@@ -77,26 +83,43 @@ class MutableStatic(ClassRule):
                 module.path,
                 write.location,
                 f"`{cls.name}` is mutable and this method changes `self.{write.attribute}` after construction, "
-                f"but {where}: JAX keeps the static object as its cache key, so calls after the change silently "
-                f"reuse the function compiled for the old state. {fix}",
+                f"but {where}: {_after_change(consequences, 'the change', target)}. {fix}",
             )
         if inside:
             return
         outside = [(write, path) for write, path, within in sites if not within]
         if outside:
             write, path = min(outside, key=lambda item: (item[1], item[0].location))
-            change = (
-                f"after `{_object_name(write.target)}.{write.attribute} = ...` at {path}:{write.location.line} the next call silently reuses "
-                "the function compiled for the old state"
-            )
+            change = f"`{_object_name(write.target)}.{write.attribute} = ...` at {path}:{write.location.line}"
         else:
-            change = "after an instance is changed, calls silently reuse the function compiled for the old state"
+            change = "an instance is changed"
         yield self.finding(
             module.path,
             cls.location,
-            f"`{cls.name}` is mutable ({traits.mutable_because}) but {where}: JAX keeps the static object as "
-            f"its cache key, so {change}. {fix}",
+            f"`{cls.name}` is mutable ({traits.mutable_because}) but {where}: "
+            f"{_after_change(consequences, change, target)}. {fix}",
         )
+
+
+def _after_change(consequences: tuple[str, ...], change: str, target: Target) -> str:
+    """What JAX does once the static object changes, on the releases the project targets."""
+    release = since("changed-value-key")
+    if consequences == (STALE,):
+        return (
+            f"JAX keeps the static object as its cache key, so after {change} the next call silently reuses "
+            "the function compiled for the old state"
+        )
+    if consequences == (RECOMPILES,):
+        return (
+            f"JAX {release} and later hash a static key when they store it, so after {change} every change "
+            "compiles again and the cache keeps entries keyed on changed objects (JAX before "
+            f"{release} silently reuses the function compiled for the old state)"
+        )
+    return (
+        f"after {change}, JAX before {release} silently reuses the function compiled for the old state, and "
+        f"JAX {release} and later compile again on every change, keeping cache entries keyed on changed objects "
+        f"(the project admits both: jax {target.describe()})"
+    )
 
 
 class IdentityHashStatic(ClassRule):
@@ -110,6 +133,7 @@ class IdentityHashStatic(ClassRule):
     code = "JAX102"
     name = "identity-hash-static"
     summary = "a class that hashes or compares by identity reaches a static position"
+    facts = ("identity-key",)
 
     def judge(self, module, cls, traits, uses, analysis):
         if traits.hashing != IDENTITY:
@@ -130,6 +154,7 @@ class UnhashableStatic(ClassRule):
     code = "JAX106"
     name = "unhashable-static"
     summary = "an unhashable value (list, dict, set, array, non-frozen dataclass) reaches a static position"
+    facts = ("unhashable-key",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         yield from super().check(module, analysis)

@@ -48,6 +48,7 @@ class IncompleteHash(ClassRule):
     code = "JAX103"
     name = "incomplete-hash"
     summary = "a hand-written __hash__/__eq__ of a static class leaves out a field it reads, or the type"
+    facts = ("nested-type",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         # The method at fault may be inherited from a base in this module while
@@ -187,6 +188,7 @@ class DynamicChildOfStatic(ClassRule):
     code = "JAX104"
     name = "dynamic-child-of-static"
     summary = "a static class holds an array, or an object that is not static-safe"
+    facts = ("unhashable-key", "identity-key", "changed-value-key")
 
     def judge(self, module, cls, traits, uses, analysis):
         reported = set()
@@ -224,6 +226,7 @@ class BoundMethodField(ClassRule):
     code = "JAX105"
     name = "bound-method-field"
     summary = "a static class stores a bound method, lambda, nested function or partial made per instance"
+    facts = ("identity-key",)
 
     def check(self, module: f.ModuleFacts, analysis: Analysis):
         yield from super().check(module, analysis)

@@ -1,0 +1,88 @@
+"""Which texts are Python: one verdict for the CLI, the flake8 plugin and single files.
+
+A file is bad input (JAX000) when Python refuses to compile it, by the grammar
+of the newest Python jaxcheck supports. `compile` is asked rather than
+`ast.parse`: it also refuses what only the compiler checks (`return` outside
+a function, a repeated parameter), it is no slower, and it accepts the long
+expressions that `ast.parse` gives up on from Python 3.12 on. Running on an
+older Python, a text refused only for syntax that a newer grammar adds (type
+parameters, `type` statements, PEP 701 f-strings) is accepted when LibCST,
+which parses that grammar, finds such syntax where Python stopped.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import warnings
+
+from jaxcheck.findings import BAD_INPUT, Finding
+
+NEWEST_PYTHON = (3, 13)  # the newest grammar jaxcheck judges by
+_SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
+_LONGEST_LINE = 10_000
+_NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+
+
+def syntax_error_of(text: str, path: str) -> Finding | None:
+    """The JAX000 of a text Python refuses, with Python's own message (the one users know)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes and the like: warnings, not errors
+            compile(text, path, "exec", dont_inherit=True)
+    except SyntaxError as error:
+        if sys.version_info[:2] < NEWEST_PYTHON and _newer_syntax_at(text, error.lineno or 0):
+            return None
+        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")
+    except ValueError as error:  # "source code string cannot contain null bytes"
+        return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")
+    except MemoryError:
+        return Finding(path, 1, 1, BAD_INPUT, "cannot parse: Python's parser ran out of memory on this file")
+    except RecursionError:
+        return Finding(path, 1, 1, BAD_INPUT, "cannot parse: the code nests too deeply for Python's own parser")
+    return None
+
+
+def unusual(text: str) -> bool:
+    """Brackets nested deep, or a line longer than people write: LibCST's native
+    parser crashes the process on the first and crawls through the second, so
+    Python's parser, which refuses both, is asked first."""
+    return _nesting(text) > _SAFE_NESTING or any(len(line) > _LONGEST_LINE for line in text.split("\n"))
+
+
+def _nesting(text: str) -> int:
+    """How deep brackets nest in the text (strings and comments counted too: an upper bound)."""
+    depth = deepest = 0
+    for bracket in _NOT_BRACKETS.sub("", text):
+        if bracket in "([{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _newer_syntax_at(text: str, line: int) -> bool:
+    """LibCST parses the text, and `line` is inside syntax newer than this
+    Python: a `type` statement, a definition with type parameters, an f-string."""
+    if unusual(text):
+        return False
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        positions = wrapper.resolve(PositionProvider)
+    except (cst.ParserSyntaxError, RecursionError, MemoryError):
+        return False
+    for node, where in positions.items():
+        newer = (
+            isinstance(node, (cst.TypeAlias, cst.FormattedString))
+            or isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.type_parameters is not None
+        )
+        if newer:
+            # A definition's type parameters sit on its header, before its body.
+            end = where.end.line if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else positions[node.body].start.line
+            if where.start.line <= line <= end:
+                return True
+    return False

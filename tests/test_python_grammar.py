@@ -1,0 +1,124 @@
+"""Syntax is the code's, not the interpreter's: one verdict, by the newest grammar.
+
+jaxcheck may run on Python 3.11 over code written for 3.12 (JAX dropped 3.11
+in 0.11, so most JAX code targets 3.12 and 3.13). That code is analysed, not
+reported as bad input; what Python itself refuses, even past the parser
+(`return` at module level, a repeated parameter), is JAX000 in the CLI and in
+single-file checks alike.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from helpers import BUGGY, codes_at, jaxcheck_run, write
+from jaxcheck.loading.syntax import syntax_error_of
+
+# PEP 695 generics and `type` statements, and PEP 701 f-strings (nested quotes,
+# a backslash in the expression), around a mutable static class.
+PY312 = textwrap.dedent(
+    '''\
+    import jax
+
+    type Pair = tuple[float, float]
+
+
+    def first[T](xs: list[T]) -> T:
+        return xs[0]
+
+
+    class Box[T]:
+        def get(self) -> T: ...
+
+
+    names = ["a", "b"]
+    joined = f"{'\\n'.join(names)}"
+    nested = f"{f"{1}"}"
+
+
+    class Vehicle:
+        def __init__(self, num_wheels):
+            self.num_wheels = num_wheels
+
+
+    @jax.jit(static_argnums=0)
+    def f(x):
+        return x.num_wheels
+
+
+    f(Vehicle(2))
+    '''
+)
+VEHICLE_LINE = PY312.splitlines().index("class Vehicle:") + 1
+
+
+def test_python_3_12_syntax_is_analysed_on_every_interpreter():
+    assert syntax_error_of(PY312, "new.py") is None
+    assert codes_at(PY312) == {(VEHICLE_LINE, "JAX101"), (VEHICLE_LINE, "JAX102")}
+
+
+def test_python_3_12_syntax_is_analysed_in_a_project(tmp_path: Path):
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/new.py", PY312)
+    completed = jaxcheck_run("check", "--format", "json", ".", cwd=tmp_path)
+    found = {(record["path"], record["line"], record["code"]) for record in json.loads(completed.stdout)}
+    assert found == {("./pkg/new.py", VEHICLE_LINE, "JAX101"), ("./pkg/new.py", VEHICLE_LINE, "JAX102")}
+
+
+@pytest.mark.parametrize(
+    "source, line",
+    [
+        ("def f(:\n    pass\n", 1),
+        ("print 'x'\n", 1),
+        ("type X = \n", 1),  # a `type` statement, broken: refused by every grammar
+        ("def g[T](x: T:\n    pass\n", 1),
+    ],
+)
+def test_a_text_no_grammar_accepts_is_bad_input_everywhere(source: str, line: int):
+    problem = syntax_error_of(source, "bad.py")
+    assert problem is not None and problem.code == "JAX000" and problem.line == line
+    assert problem.message.startswith("cannot parse: syntax error")
+
+
+# Texts the parser (and LibCST) accept but Python's compiler refuses.
+COMPILER_REFUSES = [
+    pytest.param("return 1\n", id="return-at-module-level"),
+    pytest.param("def g(a, a):\n    pass\n", id="repeated-parameter"),
+    pytest.param("x = 1\nfrom __future__ import annotations\n", id="late-future-import"),
+    pytest.param("def g():\n    nonlocal q\n", id="nonlocal-at-function-level"),
+]
+
+
+@pytest.mark.parametrize("body", COMPILER_REFUSES)
+def test_what_the_compiler_refuses_is_bad_input_in_single_file_checks(body: str):
+    src = "import jax\n# static_argnums\n" + body
+    with pytest.raises(SyntaxError):
+        compile(src, "x.py", "exec")
+    assert {code for _, code in codes_at(src)} == {"JAX000"}
+
+
+@pytest.mark.parametrize("body", COMPILER_REFUSES)
+def test_what_the_compiler_refuses_is_bad_input_in_the_cli(tmp_path: Path, body: str):
+    # The buggy class would be flagged if the file were analysed: it is not.
+    write(tmp_path, "pyproject.toml", "")
+    write(tmp_path, "bad.py", BUGGY.replace("import jax\n", "import jax\n" + body, 1))
+    completed = jaxcheck_run("check", "--format", "json", ".", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stderr
+    assert {record["code"] for record in json.loads(completed.stdout)} == {"JAX000"}
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="the interpreter's own grammar has the syntax")
+def test_on_an_older_python_only_newer_syntax_is_forgiven():
+    # Python 3.11 stops at the f-string; LibCST parses it. An error Python
+    # meets before any newer syntax is still bad input. (One after it goes
+    # unseen on this interpreter: Python stops at the first.)
+    assert syntax_error_of('x = f"{\'\\n\'.join([])}"\n', "a.py") is None
+    broken = 'y = \'\\N{NO SUCH NAME}\'\nx = f"{\'\\n\'.join([])}"\n'
+    problem = syntax_error_of(broken, "b.py")
+    assert problem is not None and problem.line == 1

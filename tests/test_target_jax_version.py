@@ -1,0 +1,207 @@
+"""Right on the JAX the project runs: the target release, where it comes from, and what it changes.
+
+A value-hashed mutable static object changed after the first call is stale on
+jax < 0.11 and compiles again on every change from 0.11 on (SPEC 1). Messages
+name the consequence that holds on the releases the project targets: set
+(`target-jax-version`), declared (its requirement on jax), installed, or the
+newest known.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from helpers import flake8_run, jaxcheck_run, write
+from jaxcheck.config import Config, ConfigError, load_config
+from jaxcheck.engine import check_source
+from jaxcheck.loading.jax_target import declared_target, inferred_target
+from jaxcheck.model.jax_versions import NEWEST, RECOMPILES, STALE, Target, outcomes
+from jaxcheck.transforms import Options
+
+# A value-hashed, mutable config, changed after the first call: JAX101 on every release.
+VALUE_HASHED = textwrap.dedent(
+    """\
+    import dataclasses
+
+    import jax
+
+
+    @dataclasses.dataclass(unsafe_hash=True)
+    class Config:
+        scale: int
+
+
+    @jax.jit(static_argnames="cfg")
+    def step(x, cfg):
+        return x * cfg.scale
+
+
+    cfg = Config(2)
+    step(2.0, cfg=cfg)
+    cfg.scale = 3
+    """
+)
+# The same with a class that hashes by identity: stale on every release.
+IDENTITY_HASHED = VALUE_HASHED.replace("@dataclasses.dataclass(unsafe_hash=True)", "@dataclasses.dataclass(eq=False)")
+STALE_TEXT = "the next call silently reuses the function compiled for the old state"
+RECOMPILE_TEXT = "every change compiles again and the cache keeps entries keyed on changed objects"
+BOTH_TEXT = "JAX before 0.11 silently reuses the function compiled for the old state, and JAX 0.11 and later compile again"
+
+
+def message(src: str, target: Target, code: str = "JAX101") -> str:
+    findings, failed = check_source(src, "demo.py", Config(root=".", options=Options(target=target)))
+    assert not failed
+    found = [finding.message for finding in findings if finding.code == code]
+    assert len(found) == 1, findings
+    return found[0]
+
+
+# --- the table ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target, expected",
+    [
+        (Target.release("0.10.2", ""), (STALE,)),
+        (Target.release("0.10", ""), (STALE,)),
+        (Target.release("0.11", ""), (RECOMPILES,)),
+        (Target.release("0.12.0.1", ""), (RECOMPILES,)),
+        (Target("0.4.30", None, ""), (STALE, RECOMPILES)),
+        (Target("0.4.30", "0.11", "", high_inclusive=False), (STALE,)),
+        (Target("0.4.30", "0.11.0", "", high_inclusive=True), (STALE, RECOMPILES)),
+        (Target(None, None, ""), (STALE, RECOMPILES)),
+        (NEWEST, (RECOMPILES,)),
+    ],
+)
+def test_a_changed_value_hashed_key_is_stale_before_0_11_and_recompiles_after(target, expected):
+    assert outcomes("changed-value-key", target) == expected
+
+
+# --- messages by target -------------------------------------------------------------------------------
+
+
+def test_before_0_11_a_changed_value_hashed_key_is_stale():
+    text = message(VALUE_HASHED, Target.release("0.10.2", "test"))
+    assert STALE_TEXT in text and RECOMPILE_TEXT not in text
+
+
+def test_from_0_11_a_changed_value_hashed_key_compiles_again():
+    text = message(VALUE_HASHED, Target.release("0.11", "test"))
+    assert RECOMPILE_TEXT in text
+    assert "at demo.py:18" in text  # the change that makes it so
+
+
+def test_a_range_across_0_11_names_both_consequences_and_the_releases():
+    text = message(VALUE_HASHED, Target("0.4.30", None, "test"))
+    assert BOTH_TEXT in text and "jax >=0.4.30" in text
+
+
+@pytest.mark.parametrize("target", [Target.release("0.10.2", ""), Target.release("0.12.0.1", ""), Target("0.4", None, "")])
+def test_an_identity_hashed_key_is_stale_on_every_release(target):
+    text = message(IDENTITY_HASHED, target)
+    assert STALE_TEXT in text and "0.11" not in text
+
+
+# --- where the target comes from ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pyproject, low, high",
+    [
+        ('[project]\nname = "p"\ndependencies = ["jax>=0.11"]\n', "0.11", None),
+        ('[project]\nname = "p"\ndependencies = ["jax[cpu]>=0.4.30,<0.11"]\n', "0.4.30", "0.11"),
+        ('[project]\nname = "p"\ndependencies = ["jax==0.10.2"]\n', "0.10.2", "0.10.2"),
+        ('[project]\nname = "p"\ndependencies = ["jax~=0.4.30"]\n', "0.4.30", "0.5"),
+        ('[project]\nname = "p"\ndependencies = ["jax==0.4.*"]\n', "0.4", "0.5"),
+        ('[project]\nname = "p"\n[project.optional-dependencies]\ntest = ["jax>=0.12"]\n', "0.12", None),
+        ('[dependency-groups]\ndev = ["JAX >= 0.11.2"]\n', "0.11.2", None),
+        ('[tool.poetry.dependencies]\njax = "^0.4.30"\n', "0.4.30", "0.5"),
+        ('[tool.poetry.dependencies]\njax = {version = ">=0.11", extras = ["cpu"]}\n', "0.11", None),
+        # Every unconditional requirement holds at once: their intersection.
+        ('[project]\nname = "p"\ndependencies = ["jax>=0.4"]\n[project.optional-dependencies]\nx = ["jax<0.11"]\n', "0.4", "0.11"),
+        # Requirements under environment markers hold apart: their hull.
+        (
+            '[project]\nname = "p"\ndependencies = ["jax<0.11; python_version<\'3.11\'", '
+            '"jax>=0.12; python_version>=\'3.11\'"]\n',
+            None,
+            None,
+        ),
+    ],
+)
+def test_the_declared_requirement_gives_the_range(tmp_path: Path, pyproject: str, low, high):
+    write(tmp_path, "pyproject.toml", pyproject)
+    target = declared_target(str(tmp_path))
+    assert target is not None
+    assert (target.low, target.high) == (low, high)
+    assert "pyproject.toml" in target.source
+
+
+def test_requirements_files_and_setup_cfg_are_read(tmp_path: Path):
+    write(tmp_path, "requirements.txt", "numpy\njax[cuda12]==0.10.2  # pinned for the cluster\n")
+    target = declared_target(str(tmp_path))
+    assert (target.low, target.high) == ("0.10.2", "0.10.2") and "requirements.txt" in target.source
+    other = tmp_path / "other"
+    write(other, "setup.cfg", "[options]\ninstall_requires =\n    numpy\n    jax >= 0.11\n")
+    target = declared_target(str(other))
+    assert (target.low, target.high) == ("0.11", None) and "setup.cfg" in target.source
+
+
+def test_a_project_without_a_requirement_declares_nothing(tmp_path: Path):
+    write(tmp_path, "pyproject.toml", '[project]\nname = "p"\ndependencies = ["numpy", "jaxtyping>=0.2"]\n')
+    write(tmp_path, "requirements.txt", "-r base.txt\n--index-url https://example.org\nflax\n")
+    assert declared_target(str(tmp_path)) is None
+
+
+def test_without_a_requirement_the_installed_jax_is_read_not_imported(tmp_path: Path):
+    installed = metadata.version("jax")
+    target = inferred_target(str(tmp_path))
+    assert (target.low, target.high) == (installed, installed)
+    assert "installed" in target.source
+
+
+def test_the_configured_target_wins_and_a_bad_one_is_an_error(tmp_path: Path):
+    write(tmp_path, "pyproject.toml", '[project]\nname = "p"\ndependencies = ["jax>=0.4"]\n[tool.jaxcheck]\ntarget-jax-version = "0.10"\n')
+    config = load_config(str(tmp_path / "pyproject.toml")).for_project(str(tmp_path))
+    assert config.options.target.describe() == "0.10" and "target-jax-version" in config.options.target.source
+    write(tmp_path, "pyproject.toml", '[tool.jaxcheck]\ntarget-jax-version = "latest"\n')
+    with pytest.raises(ConfigError, match="target-jax-version"):
+        load_config(str(tmp_path / "pyproject.toml"))
+
+
+# --- the front ends --------------------------------------------------------------------------------
+
+
+def _project(tmp_path: Path, requirement: str) -> None:
+    write(tmp_path, "pyproject.toml", f'[project]\nname = "p"\ndependencies = ["{requirement}"]\n')
+    write(tmp_path, "demo.py", VALUE_HASHED)
+
+
+def test_the_cli_writes_for_the_declared_release_and_the_flag_replaces_it(tmp_path: Path):
+    _project(tmp_path, "jax>=0.11")
+    declared = jaxcheck_run("check", "--format", "json", "demo.py", cwd=tmp_path)
+    assert RECOMPILE_TEXT in json.loads(declared.stdout)[0]["message"]
+    given = jaxcheck_run("check", "--format", "json", "--target-jax-version", "0.10.2", "demo.py", cwd=tmp_path)
+    assert STALE_TEXT in json.loads(given.stdout)[0]["message"]
+    bad = jaxcheck_run("check", "--target-jax-version", "new", "demo.py", cwd=tmp_path)
+    assert bad.returncode == 2 and "target-jax-version" in bad.stderr
+
+
+def test_show_settings_says_which_release_and_why(tmp_path: Path):
+    _project(tmp_path, "jax>=0.4.30")
+    shown = jaxcheck_run("check", "--show-settings", ".", cwd=tmp_path)
+    assert shown.returncode == 0
+    assert "target JAX: >=0.4.30 (`jax>=0.4.30` in pyproject.toml [project] dependencies)" in shown.stdout
+    assert "stale on jax < 0.11, recompiles on jax >= 0.11" in shown.stdout
+
+
+def test_flake8_takes_the_target_as_an_option(tmp_path: Path):
+    _project(tmp_path, "jax>=0.11")
+    declared = flake8_run("demo.py", cwd=tmp_path)
+    assert RECOMPILE_TEXT in declared.stdout
+    given = flake8_run("--jaxcheck-target-jax-version", "0.10", "demo.py", cwd=tmp_path)
+    assert STALE_TEXT in given.stdout and RECOMPILE_TEXT not in given.stdout
