@@ -93,7 +93,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def _rule(wanted: str) -> int:
-    from jaxcheck.pages import rule_page
+    from jaxcheck.report.pages import rule_page
 
     names = {name: code for code, (name, _) in CODES.items()}
     code = names.get(wanted.lower(), wanted.upper())
@@ -107,7 +107,7 @@ def _rule(wanted: str) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from jaxcheck.engine import check_paths
-    from jaxcheck.report import REPORTERS, write_statistics
+    from jaxcheck.report.formats import REPORTERS, write_statistics
 
     missing = [path for path in args.paths if not os.path.exists(path)]
     if missing:
@@ -145,7 +145,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _show_settings(configs: dict) -> None:
     from jaxcheck.model.jax_versions import FACTS, describe_outcomes
-    from jaxcheck.project import find_project
+    from jaxcheck.loading.project import find_project
 
     for path, config in configs.items():
         project = find_project(path)

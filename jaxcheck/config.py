@@ -10,9 +10,9 @@ from functools import lru_cache
 
 from jaxcheck.loading.jax_target import explicit_target, inferred_target
 from jaxcheck.model.jax_versions import parse_version
-from jaxcheck.pathmatch import matches_any
+from jaxcheck.loading.pathmatch import matches_any
 from jaxcheck.rules import CODES
-from jaxcheck.transforms import Options, Transform
+from jaxcheck.model.transforms import Options, Transform
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,23 +10,20 @@ from __future__ import annotations
 
 import os
 import re
-import sys
-import traceback
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from jaxcheck import facts as f
-from jaxcheck.cache import FactsCache
+from jaxcheck.loading.cache import FactsCache
 from jaxcheck.config import Config
-from jaxcheck.discovery import python_files
+from jaxcheck.loading.files import python_files
 from jaxcheck.findings import Finding
-from jaxcheck.noqa import is_suppressed
-from jaxcheck.project import Project, find_project
+from jaxcheck.report.noqa import is_suppressed
+from jaxcheck.loading.project import Project, find_project
+from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT
 from jaxcheck.rules import RULES
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
-_RECURSION_LIMIT = 20_000
 
 
 @dataclass
@@ -41,7 +38,7 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
 
     `config_for(path)` gives the config of each path given.
     """
-    from jaxcheck.workspace import Pool
+    from jaxcheck.loading.loader import Pool
 
     groups: dict[Project, tuple[Config, list[str]]] = {}
     seen: set[str] = set()
@@ -66,7 +63,7 @@ def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
 
 def _check_project(project: Project, config: Config, files: list[str], pool, use_cache: bool, result: Result) -> None:
     """The findings of the checked `files` of one project, added to `result`."""
-    from jaxcheck.workspace import Workspace
+    from jaxcheck.loading.loader import Workspace
 
     config = config.for_project(project.root)
     cache = FactsCache(project.cache_folder if use_cache else None)
@@ -86,7 +83,7 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config) -> li
     """Findings in files not checked, that a checked file makes findings: a
     static use added in `integrate.py` of a mutable class from `settings.py`
     fails `jaxcheck check integrate.py` (and the pre-commit hook) too."""
-    from jaxcheck.workspace import display_path
+    from jaxcheck.loading.loader import display_path
 
     checked = {os.path.abspath(file) for file in files}
     found = []
@@ -143,7 +140,7 @@ def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Fi
     `results.json`, only the checked file's text is watched: flake8 processes
     are short-lived).
     """
-    from jaxcheck.workspace import Workspace
+    from jaxcheck.loading.loader import Workspace
 
     project = find_project(path)
     config = config.for_project(project.root)
@@ -168,7 +165,7 @@ def _as_flake8_reads(text: str) -> str:
 
 
 def _disk_text(path: str) -> str | None:
-    from jaxcheck.source import SourceError, read_source
+    from jaxcheck.loading.source import SourceError, read_source
 
     try:
         return read_source(path)
@@ -212,11 +209,11 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
     flake8 applies `# noqa` itself (and `--disable-noqa`) and reports syntax
     errors as E999, so for flake8 both are left to it.
     """
-    from jaxcheck.analysis import Analysis
-    from jaxcheck.index import Index
-    from jaxcheck.prefilter import may_have_findings
+    from jaxcheck.model.project import Analysis
+    from jaxcheck.model.symbols import Index
+    from jaxcheck.loading.prefilter import may_have_findings
     from jaxcheck.loading.syntax import syntax_error_of
-    from jaxcheck.workspace import parse_facts
+    from jaxcheck.loading.loader import parse_facts
 
     problem = syntax_error_of(text, path)
     if problem is not None:
@@ -229,33 +226,6 @@ def check_source(text: str, path: str, config: Config, for_flake8: bool = False)
         return _filtered([problem], text, path, config, not for_flake8), failed
     findings, failed = _rule_findings(module, Analysis(Index([module]), config.options))
     return _filtered(findings, text, path, config, not for_flake8), failed
-
-
-def internal_error(path: str, error: Exception) -> Finding:
-    where = traceback.extract_tb(error.__traceback__)[-1]
-    return Finding(
-        path,
-        1,
-        1,
-        BAD_INPUT,
-        f"jaxcheck failed on this file ({type(error).__name__}: {error} at "
-        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
-    )
-
-
-@contextmanager
-def deep_recursion():
-    """LibCST and the extractor recurse once or twice per nesting level: a long
-    `a + b + ...` chain that Python accepts needs more than the default 1000
-    frames. From Python 3.11 on, Python-to-Python calls do not use the C stack,
-    so a higher limit is safe there."""
-    old = sys.getrecursionlimit()
-    if sys.version_info >= (3, 11):
-        sys.setrecursionlimit(max(old, _RECURSION_LIMIT))
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
 
 
 def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool) -> list[Finding]:

@@ -14,7 +14,7 @@ from typing import Iterator
 
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config
-from jaxcheck.prefilter import may_hold_findings_of_project
+from jaxcheck.loading.prefilter import may_hold_findings_of_project
 from jaxcheck.rules import BAD_INPUT
 
 _STDIN_NAMES = frozenset({"stdin", "-", "<stdin>"})
@@ -81,8 +81,8 @@ class JaxcheckPlugin:
             if config.is_excluded(self.filename):
                 return
             from jaxcheck.engine import check_file_in_project, check_source
-            from jaxcheck.project import find_project
-            from jaxcheck.report import message_of
+            from jaxcheck.loading.project import find_project
+            from jaxcheck.report.formats import message_of
 
             if self.filename in _STDIN_NAMES:
                 config = config.for_project(find_project(start).root)

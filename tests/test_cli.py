@@ -271,7 +271,7 @@ def test_noqa_on_another_line_does_not_suppress(tmp_path: Path) -> None:
 
 def test_every_code_has_its_page_and_fixtures() -> None:
     # The reference `jaxcheck rule CODE` prints, and the proof each rule owes (SPEC 3, 5).
-    from jaxcheck.pages import rule_page
+    from jaxcheck.report.pages import rule_page
     from jaxcheck.rules import BAD_INPUT, CODES
 
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
@@ -286,7 +286,7 @@ def test_every_rule_page_says_which_jax_releases_it_was_checked_on() -> None:
     # The facts a rule rests on were measured on the releases the suite runs
     # (and, for a fact that changed, on both sides of the change).
     from jaxcheck.model.jax_versions import SUITE_RELEASES, fact
-    from jaxcheck.pages import rule_page
+    from jaxcheck.report.pages import rule_page
     from jaxcheck.rules import RULES
 
     for rule in RULES:

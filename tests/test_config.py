@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import BOTH, BUGGY, buggy_at, jaxcheck_run, located, write
-from jaxcheck.pathmatch import matches_any
+from jaxcheck.loading.pathmatch import matches_any
 
 
 def configure(root: Path, body: str) -> Path:

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 
 from jaxcheck import facts as f
-from jaxcheck.extract import facts_from_source
+from jaxcheck.extraction import facts_from_source
 
 
 def facts(src: str, module: str = "pkg.m", is_package: bool = False) -> f.ModuleFacts:

@@ -31,7 +31,7 @@ import pytest
 
 from helpers import BUG_COLUMN, BUG_LINE, BUGGY, CLEAN, jaxcheck_run, text_findings, write
 from jaxcheck.findings import Finding
-from jaxcheck.report import _escape, message_of, write_github
+from jaxcheck.report.formats import _escape, message_of, write_github
 from jaxcheck.rules import CODES
 
 ROOT = Path(__file__).resolve().parents[1]  # the jaxcheck checkout

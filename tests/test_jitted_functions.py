@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 
 from helpers import codes_at, jaxcheck_run, line_of, located, write
-from jaxcheck.analysis import Analysis
-from jaxcheck.cache import _encode, _module
+from jaxcheck.model.project import Analysis
+from jaxcheck.loading.cache import _encode, _module
 from jaxcheck.config import Config
 from jaxcheck.engine import _rule_findings, check_source
-from jaxcheck.extract import facts_from_source
-from jaxcheck.index import Index
+from jaxcheck.extraction import facts_from_source
+from jaxcheck.model.symbols import Index
 
 # Every spelling of the transforms the templates below use.
 IMPORTS = """\

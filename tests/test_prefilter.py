@@ -12,10 +12,10 @@ from unittest import mock
 
 import pytest
 
-import jaxcheck.workspace as workspace
+import jaxcheck.loading.loader as workspace
 from jaxcheck.config import find_config
 from jaxcheck.engine import check_paths
-from jaxcheck.prefilter import may_have_findings
+from jaxcheck.loading.prefilter import may_have_findings
 
 
 def _installed(name: str) -> str:

@@ -24,11 +24,11 @@ import textwrap
 import pytest
 
 from helpers import codes_at, line_of
-from jaxcheck.analysis import Analysis
-from jaxcheck.cache import _encode, _module
+from jaxcheck.model.project import Analysis
+from jaxcheck.loading.cache import _encode, _module
 from jaxcheck.engine import _rule_findings
-from jaxcheck.extract import facts_from_source
-from jaxcheck.index import Index
+from jaxcheck.extraction import facts_from_source
+from jaxcheck.model.symbols import Index
 
 # Every spelling the templates below use.
 IMPORTS = """\

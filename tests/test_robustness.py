@@ -169,7 +169,7 @@ def test_nothing_is_written_outside_the_cache_folder(tmp_path: Path) -> None:
 # unwise): the workers fork from it and inherit the patched parser.
 _CRASHING_RUN = """
 import os, sys
-from jaxcheck import workspace
+from jaxcheck.loading import loader as workspace
 from jaxcheck.config import find_config
 from jaxcheck.engine import check_paths
 

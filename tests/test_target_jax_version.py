@@ -21,7 +21,7 @@ from jaxcheck.config import Config, ConfigError, load_config
 from jaxcheck.engine import check_source
 from jaxcheck.loading.jax_target import declared_target, inferred_target
 from jaxcheck.model.jax_versions import NEWEST, RECOMPILES, STALE, Target, outcomes
-from jaxcheck.transforms import Options
+from jaxcheck.model.transforms import Options
 
 # A value-hashed, mutable config, changed after the first call: JAX101 on every release.
 VALUE_HASHED = textwrap.dedent(

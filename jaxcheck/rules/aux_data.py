@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import ClassVar
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
-from jaxcheck.held_values import ARRAY, MUTABLE, UNSTABLE, Held
+from jaxcheck.model.project import Analysis
+from jaxcheck.model.values import ARRAY, MUTABLE, UNSTABLE, Held
 from jaxcheck.rules.base import Rule
 
 _WHY = {

@@ -6,11 +6,11 @@ from dataclasses import replace
 from typing import ClassVar, Iterable
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
+from jaxcheck.model.project import Analysis
 from jaxcheck.facts import Location, ModuleFacts
 from jaxcheck.findings import Finding
-from jaxcheck.static_safety import Traits
-from jaxcheck.static_uses import CALL_SITE, FIELD, SELF, StaticUse
+from jaxcheck.model.classes import Traits
+from jaxcheck.model.static_uses import CALL_SITE, FIELD, SELF, StaticUse
 
 
 class Rule:

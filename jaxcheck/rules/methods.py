@@ -11,11 +11,11 @@ goes stale when that state is assigned again.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
-from jaxcheck.instance_state import attribute_reads, changes, state_reads
-from jaxcheck.jitted import REUSED, THROWAWAY, Made
+from jaxcheck.model.project import Analysis
+from jaxcheck.model.state import attribute_reads, changes, state_reads
+from jaxcheck.model.functions import REUSED, THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
-from jaxcheck.transforms import application
+from jaxcheck.model.transforms import application
 
 # The transforms that trace every argument that is not static (nnx.jit and
 # equinox's filter_jit accept other objects, pmap is not put on methods).

@@ -14,11 +14,11 @@ from __future__ import annotations
 import os
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
-from jaxcheck.held_values import per_instance_callable
-from jaxcheck.jitted import CALLED, DROPPED, THROWAWAY, Made
+from jaxcheck.model.project import Analysis
+from jaxcheck.model.values import per_instance_callable
+from jaxcheck.model.functions import CALLED, DROPPED, THROWAWAY, Made
 from jaxcheck.rules.base import Rule, short_name
-from jaxcheck.transforms import PARTIAL
+from jaxcheck.model.transforms import PARTIAL
 
 # Code given to these runs while it is traced: once per compile, not per call.
 _TRACING_LIBRARIES = ("jax.", "flax.", "equinox.")

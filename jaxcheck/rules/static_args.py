@@ -9,11 +9,11 @@ identity, or that cannot be hashed, breaks that cache.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
+from jaxcheck.model.project import Analysis
 from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, since
 from jaxcheck.rules.base import ClassRule, short_name, uses_text
-from jaxcheck.static_safety import IDENTITY, UNHASHABLE, VALUE
-from jaxcheck.static_uses import StaticUse
+from jaxcheck.model.classes import IDENTITY, UNHASHABLE, VALUE
+from jaxcheck.model.static_uses import StaticUse
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
 

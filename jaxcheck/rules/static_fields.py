@@ -9,11 +9,11 @@ identity-hashed object, and no callable created per instance.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
+from jaxcheck.model.project import Analysis
 from jaxcheck.rules.base import ClassRule, about_uses, uses_text
-from jaxcheck.held_values import field_holds, per_instance_callable
-from jaxcheck.static_safety import VALUE, Field
-from jaxcheck.static_uses import CALL_SITE, FIELD, reads_of
+from jaxcheck.model.values import field_holds, per_instance_callable
+from jaxcheck.model.classes import VALUE, Field
+from jaxcheck.model.static_uses import CALL_SITE, FIELD, reads_of
 
 
 

@@ -19,17 +19,18 @@ from dataclasses import replace
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
-from jaxcheck.cache import FactsCache, cache_key
+from jaxcheck.model.project import Analysis
+from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.config import Config
-from jaxcheck.discovery import python_files
+from jaxcheck.loading.files import python_files
+from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.syntax import syntax_error_of
-from jaxcheck.index import Index
-from jaxcheck.prefilter import may_have_findings
-from jaxcheck.project import Project
-from jaxcheck.source import SourceError, read_source
-from jaxcheck.transforms import application
+from jaxcheck.model.symbols import Index
+from jaxcheck.loading.prefilter import may_have_findings
+from jaxcheck.loading.project import Project
+from jaxcheck.loading.source import SourceError, read_source
+from jaxcheck.model.transforms import application
 
 _MAX_WAVES = 12
 _MIN_FILES_PER_WORKER = 8
@@ -267,8 +268,7 @@ def parse_facts(path: str, text: str, module: str, is_package: bool):
     brackets nested thousands deep, which Python refuses. LibCST is imported
     here, and only here: a run that parses nothing never loads it.
     """
-    from jaxcheck.engine import deep_recursion, internal_error
-    from jaxcheck.extract import ParseError, facts_from_source
+    from jaxcheck.extraction import ParseError, facts_from_source
 
     problem = syntax_error_of(text, path)
     if problem is not None:

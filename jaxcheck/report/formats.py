@@ -69,7 +69,7 @@ def _escape(text: str, in_property: bool) -> str:
 
 def write_sarif(findings: Iterable[Finding], out: TextIO) -> None:
     """One SARIF 2.1.0 run: every rule with its page as help, and every finding."""
-    from jaxcheck.pages import rule_page
+    from jaxcheck.report.pages import rule_page
 
     codes = list(CODES)
     rules = []

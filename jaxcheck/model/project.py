@@ -7,13 +7,13 @@ from functools import cached_property
 
 from jaxcheck import facts as f
 from jaxcheck.facts import CALL, NAME, FunctionFacts
-from jaxcheck.held_values import attribute_holds, aux_holds
-from jaxcheck.index import Index
-from jaxcheck.jitted import Made, made_functions
-from jaxcheck.pytrees import aux_elements, static_fields
-from jaxcheck.static_safety import StaticSafety
-from jaxcheck.static_uses import StaticUse, find_static_uses, held_use
-from jaxcheck.transforms import Options
+from jaxcheck.model.values import attribute_holds, aux_holds
+from jaxcheck.model.symbols import Index
+from jaxcheck.model.functions import Made, made_functions
+from jaxcheck.model.pytrees import aux_elements, static_fields
+from jaxcheck.model.classes import StaticSafety
+from jaxcheck.model.static_uses import StaticUse, find_static_uses, held_use
+from jaxcheck.model.transforms import Options
 
 
 # They call the function they are given once per leaf, on every call.

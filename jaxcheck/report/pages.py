@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # jaxcheck/
 # Installed from a wheel: jaxcheck/pages/; in a checkout: rules/ beside the package.
 _FOLDERS = (_PACKAGE / "pages", _PACKAGE.parent / "rules")
 

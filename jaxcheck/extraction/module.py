@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 import libcst as cst
 
 from jaxcheck import facts as f
-from jaxcheck.extract.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
-from jaxcheck.extract.tree import Positions, all_parameters, body_statements, children, dotted_name, walk
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
+from jaxcheck.extraction.tree import Positions, all_parameters, body_statements, children, dotted_name, walk
 
 _TYPING_WRAPPERS = frozenset(
     {

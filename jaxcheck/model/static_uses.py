@@ -11,8 +11,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.index import Index
-from jaxcheck.transforms import TRANSFORMS, StaticSpec, application
+from jaxcheck.model.symbols import Index
+from jaxcheck.model.transforms import TRANSFORMS, StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
 # Passing a value to these reads nothing of its state.

@@ -13,7 +13,7 @@ import builtins
 
 import libcst as cst
 
-from jaxcheck.extract.tree import all_parameters, body_statements, dotted_name
+from jaxcheck.extraction.tree import all_parameters, body_statements, dotted_name
 
 _BUILTINS = frozenset(dir(builtins))
 MODULE, CLASS, FUNCTION = "module", "class", "function"

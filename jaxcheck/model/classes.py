@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
-from jaxcheck.index import Index
+from jaxcheck.model.symbols import Index
 
 VALUE, IDENTITY, UNHASHABLE, SINGLETON = "value", "identity", "unhashable", "singleton"
 

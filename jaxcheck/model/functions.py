@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.index import Index
-from jaxcheck.transforms import Application, Transform, application
+from jaxcheck.model.symbols import Index
+from jaxcheck.model.transforms import Application, Transform, application
 
 KEPT = "kept"  # stored, returned or passed on: lives past the call that made it
 REUSED = "reused"  # held in a local and called more than once

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.index import Index
+from jaxcheck.model.symbols import Index
 
 # Class decorators, with the methods they take the flatten from.
 _CLASS_REGISTRATIONS = {

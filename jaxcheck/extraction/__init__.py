@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxcheck.extract.module import extract_facts
+from jaxcheck.extraction.module import extract_facts
 from jaxcheck.facts import ModuleFacts
 
 

@@ -9,7 +9,7 @@ counts as reading it.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.analysis import Analysis
+from jaxcheck.model.project import Analysis
 
 
 def state_reads(analysis: Analysis, cls: str, method: f.FunctionFacts) -> set[str]:

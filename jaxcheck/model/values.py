@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jaxcheck import facts as f
-from jaxcheck.static_safety import IDENTITY, SINGLETON, UNHASHABLE, Field
+from jaxcheck.model.classes import IDENTITY, SINGLETON, UNHASHABLE, Field
 
 if TYPE_CHECKING:  # the analysis asks these questions of itself
-    from jaxcheck.analysis import Analysis
+    from jaxcheck.model.project import Analysis
 
 ARRAY_TYPES = frozenset(
     {

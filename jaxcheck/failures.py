@@ -1,0 +1,43 @@
+"""When jaxcheck itself fails on a file: the finding that says so, and room to recurse.
+
+A bug of ours, or code nested past what the interpreter allows, costs the
+user that one file (a JAX000 naming where jaxcheck failed), never the run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from contextlib import contextmanager
+
+from jaxcheck.findings import BAD_INPUT, Finding
+
+_RECURSION_LIMIT = 20_000
+
+
+def internal_error(path: str, error: Exception) -> Finding:
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return Finding(
+        path,
+        1,
+        1,
+        BAD_INPUT,
+        f"jaxcheck failed on this file ({type(error).__name__}: {error} at "
+        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
+    )
+
+
+@contextmanager
+def deep_recursion():
+    """LibCST and the extractor recurse once or twice per nesting level: a long
+    `a + b + ...` chain that Python accepts needs more than the default 1000
+    frames. From Python 3.11 on, Python-to-Python calls do not use the C stack,
+    so a higher limit is safe there."""
+    old = sys.getrecursionlimit()
+    if sys.version_info >= (3, 11):
+        sys.setrecursionlimit(max(old, _RECURSION_LIMIT))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
