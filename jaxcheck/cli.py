@@ -60,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the project's requirement on jax admits, else the installed jax, else the newest known)",
     )
     check.add_argument(
+        "--profile",
+        choices=("default", "strict"),
+        help="default: findings with evidence that JAX will go wrong; strict: the design standard of static "
+        "values as written (replaces the config's)",
+    )
+    check.add_argument(
         "--show-settings",
         action="store_true",
         help="print the settings each path is checked with (config file, target JAX release and why) and exit",
@@ -106,7 +112,7 @@ def _rule(wanted: str) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from jaxcheck.engine import check_paths
+    from jaxcheck.engine import check
     from jaxcheck.report.formats import REPORTERS, write_statistics
 
     missing = [path for path in args.paths if not os.path.exists(path)]
@@ -115,7 +121,7 @@ def _check(args: argparse.Namespace) -> int:
         return EXIT_ERROR
     try:
         configs = {
-            path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version)
+            path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version, args.profile)
             for path in args.paths
         }
     except ConfigError as error:
@@ -124,7 +130,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_settings:
         _show_settings(configs)
         return EXIT_CLEAN
-    result = check_paths(args.paths, configs.__getitem__, args.jobs, use_cache=not args.no_cache)
+    result = check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
@@ -155,6 +161,7 @@ def _show_settings(configs: dict) -> None:
         print(f"{path}:")
         print(f"  project: {project.root}")
         print(f"  config file: {config.source or 'none (the defaults)'}")
+        print(f"  profile: {config.profile}")
         print(f"  target JAX: {target.describe()} ({target.source})")
         for fact in FACTS:
             if fact.since:

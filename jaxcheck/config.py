@@ -28,7 +28,9 @@ KEYS = (
     "static-bases",
     "singletons",
     "target-jax-version",
+    "profile",
 )
+PROFILES = ("default", "strict")
 _DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _KEYWORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -46,6 +48,8 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
     options: Options = Options()  # what the analysis itself is told
+    # "default": findings with evidence that JAX will go wrong; "strict": the design standard as written.
+    profile: str = "default"
     # `target-jax-version` as given, and where; unset, the project tells (`for_project`).
     target_jax_version: str | None = None
     target_given_in: str = ""
@@ -92,13 +96,23 @@ class Config:
         )
 
     def with_options(
-        self, select: tuple[str, ...] | None, extend_ignore: tuple[str, ...], target_jax_version: str | None = None
+        self,
+        select: tuple[str, ...] | None,
+        extend_ignore: tuple[str, ...],
+        target_jax_version: str | None = None,
+        profile: str | None = None,
     ) -> Config:
-        """The command line's `--select` and `--target-jax-version` replace the config's; `--ignore` adds to it."""
+        """The command line's `--select`, `--target-jax-version` and `--profile`
+        replace the config's; `--ignore` adds to it."""
         for code in (*(select or ()), *extend_ignore):
             _check_code(code, "the command line")
         changed = replace(self, select=select if select is not None else self.select, ignore=self.ignore + extend_ignore)
+        if profile is not None:
+            changed = changed.with_profile(profile, "the command line")
         return changed.with_target(target_jax_version, "the command line") if target_jax_version else changed
+
+    def with_profile(self, profile: str, where: str) -> Config:
+        return replace(self, profile=_profile(profile, where))
 
     def with_target(self, version: str, where: str) -> Config:
         """`target-jax-version` given besides the pyproject's (the command line, flake8's options)."""
@@ -185,6 +199,7 @@ def load_config(path: str) -> Config | None:
     return Config(
         root=root,
         source=path,
+        profile=_profile(table.get("profile", "default"), where),
         target_jax_version=_version(target, where) if target is not None else None,
         target_given_in=path,
         select=select,
@@ -197,6 +212,15 @@ def load_config(path: str) -> Config | None:
             singletons=tuple(sorted(set(_dotted_names(table, "singletons", where)))),
         ),
     )
+
+
+def _profile(value, where: str) -> str:
+    if value not in PROFILES:
+        raise ConfigError(
+            f"{where}: 'profile' must be \"default\" (findings with evidence that JAX will go wrong) or "
+            f"\"strict\" (the design standard as written), not {value!r}"
+        )
+    return value
 
 
 def _version(value, where: str) -> str:

@@ -1,26 +1,26 @@
-"""One engine for every front end: source -> facts -> index -> rules -> findings.
+"""One engine for every front end: loading -> extraction -> model -> rules -> findings.
 
-`check_paths` (the CLI) and `check_file_in_project` (the flake8 plugin) analyse
-a file with its whole project around it, through a `Workspace`; `check_source`
-analyses one text on its own. Nothing that goes wrong in one file stops the
-others: it becomes a JAX000 finding in that file.
+`check` is what the CLI, the flake8 plugin and the tests call: each file is
+analysed with its project around it (or, `alone`, as a project of its own),
+every rule reads the project's one model, and the findings are filtered by
+the config (codes, profile) and `# noqa`. Nothing that goes wrong in one file
+stops the others: it becomes a JAX000 finding in that file.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
 
-from jaxcheck import facts as f
-from jaxcheck.loading.cache import FactsCache
 from jaxcheck.config import Config
-from jaxcheck.loading.files import python_files
-from jaxcheck.findings import Finding
-from jaxcheck.report.noqa import is_suppressed
-from jaxcheck.loading.project import Project, find_project
 from jaxcheck.failures import deep_recursion, internal_error
-from jaxcheck.findings import BAD_INPUT
+from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.loading.cache import FactsCache
+from jaxcheck.loading.files import python_files
+from jaxcheck.loading.project import Project, find_project
+from jaxcheck.report.noqa import is_suppressed
 from jaxcheck.rules import RULES
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
@@ -31,52 +31,148 @@ class Result:
     findings: list[Finding] = field(default_factory=list)
     files: int = 0
     internal_errors: int = 0
+    analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
 
 
-def check_paths(paths, config_for, jobs: int, use_cache: bool = True) -> Result:
+def check(
+    paths: Sequence[str],
+    config_for: Callable[[str], Config],
+    *,
+    texts: dict[str, str] | None = None,
+    jobs: int = 1,
+    use_cache: bool = True,
+    alone: bool = False,
+    for_flake8: bool = False,
+) -> Result:
     """Check every Python file below `paths`, each with its project around it.
 
-    `config_for(path)` gives the config of each path given.
+    `config_for(path)` gives the config of each path given; `texts` the text
+    of files as given (flake8's lines, standard input), read from disk
+    otherwise; `alone` analyses each file as a project of its own (no other
+    file read, no cache). For flake8, `# noqa` and syntax errors are left to
+    flake8, and a project is judged once per process.
     """
     from jaxcheck.loading.loader import Pool
 
+    given = {os.path.abspath(path): text for path, text in (texts or {}).items()}
     groups: dict[Project, tuple[Config, list[str]]] = {}
     seen: set[str] = set()
     for path in paths:
         config = config_for(path)
-        for file in python_files(path, config.is_excluded):
+        files = [path] if os.path.abspath(path) in given and not os.path.isdir(path) else python_files(path, config.is_excluded)
+        for file in files:
             real = os.path.realpath(file)
             if real not in seen:
                 seen.add(real)
-                project = find_project(file)
+                project = Project.alone(file) if alone else find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
     result = Result(files=len(seen))
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():
-            _check_project(project, config, files, pool, use_cache, result)
+            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result)
     finally:
         if pool is not None:
             pool.close()
     return result
 
 
-def _check_project(project: Project, config: Config, files: list[str], pool, use_cache: bool, result: Result) -> None:
+_JUDGED: dict = {}  # for flake8, per process: project root -> (workspace, results, file stamps)
+
+
+def _check_project(project, config, files, pool, use_cache, given, for_flake8, result) -> None:
     """The findings of the checked `files` of one project, added to `result`."""
     from jaxcheck.loading.loader import Workspace
 
     config = config.for_project(project.root)
-    cache = FactsCache(project.cache_folder if use_cache else None)
-    workspace = Workspace(project, config, cache, pool, checked=files)
-    results = project_results(workspace)
-    workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
+    texts = {path: text for path, text in given.items() if path in {os.path.abspath(file) for file in files}}
+    if for_flake8:
+        workspace, results = _judged_for_flake8(project, config, texts, use_cache)
+    else:
+        cache = FactsCache(project.cache_folder if use_cache else None)
+        workspace = Workspace(project, config, cache, pool, texts=texts, checked=files)
+        results = _project_results(workspace)
+        workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
+        cache.save()
+    result.analysed.update(workspace.facts)
     for file in files:
-        findings, failed = file_findings(workspace, results, file)
+        findings, failed = _file_findings(workspace, results, file, for_flake8)
         text = workspace.text(os.path.abspath(file))
-        result.findings.extend(_filtered(findings, text, file, config, honour_noqa=True))
+        result.findings.extend(_filtered(findings, text, file, config, honour_noqa=not for_flake8))
         result.internal_errors += failed
-    result.findings.extend(_caused_by(workspace, results, files, config))
-    cache.save()
+    if not for_flake8:
+        result.findings.extend(_caused_by(workspace, results, files, config))
+
+
+def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
+    """flake8 asks file by file: the project is judged once per process, from
+    the cache when it is warm, and again when a checked file's text changes, or
+    a file whose facts this process parsed or loaded changes."""
+    from jaxcheck.loading.loader import Workspace
+
+    entry = _JUDGED.get(project.root)
+    for path, text in list(texts.items()):
+        known = entry[0].texts.get(path) if entry is not None else _disk_text(path)
+        if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
+            texts[path] = known  # the file as on disk: what the CLI and the cache saw
+    stale = entry is None or any(entry[0].texts.get(path) != text for path, text in texts.items())
+    if stale or entry[2] != _stamps(entry[0].facts):
+        workspace = Workspace(project, config, FactsCache(project.cache_folder if use_cache else None), texts=texts)
+        results = _project_results(workspace)
+        workspace.cache.save()
+        entry = _JUDGED[project.root] = (workspace, results, _stamps(workspace.facts))
+    return entry[0], entry[1]
+
+
+def _project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
+    """The findings of every project file that has rule findings or a JAX000, by
+    absolute path: from the cache when no file has changed since, else judged."""
+    from jaxcheck.model.project import Model
+
+    files = workspace.files()
+    fingerprint = workspace.fingerprint(files)
+    results = workspace.cache.load_results(fingerprint)
+    if results is not None:
+        return results
+    model = Model(workspace.build(files), workspace.config.options)
+    results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
+    by_display = {module.path: path for path, module in workspace.facts.items()}
+    # A rule that fails is reported once, in the first file the model holds.
+    first = workspace.facts[min(workspace.facts)].path if workspace.facts else None
+    for rule in RULES:
+        try:
+            with deep_recursion():
+                found = set(rule().check(model))
+        except RecursionError:
+            found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
+        except Exception as error:  # a bug of ours must not cost the user the run
+            if first is not None:
+                path = by_display[first]
+                findings, _ = results.get(path, ([], False))
+                results[path] = ([*findings, internal_error(first, error)], True)
+            continue
+        for finding in found:
+            path = by_display.get(finding.path)
+            if path is not None:
+                findings, failed = results.get(path, ([], False))
+                results[path] = ([*findings, finding], failed)
+    results = {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
+    workspace.cache.store_results(fingerprint, results)
+    return results
+
+
+def _file_findings(workspace, results: dict, file: str, for_flake8: bool) -> tuple[list[Finding], bool]:
+    """One file's findings, spelled with the path as the user gave it."""
+    path = os.path.abspath(file)
+    if path in results:
+        findings, failed = results[path]
+    else:
+        problem = None if for_flake8 else workspace.syntax_error(path, file)
+        findings, failed = ([problem] if problem else []), False
+    if for_flake8:
+        # flake8 reports syntax errors itself (E999).
+        findings = [finding for finding in findings if not finding.message.startswith("cannot parse")]
+    return [replace(finding, path=file) for finding in findings], failed
 
 
 def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:
@@ -93,70 +189,9 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config) -> li
         caused = [finding for finding in findings if any(os.path.abspath(file) in checked for file in finding.about)]
         if caused:
             shown = display_path(path)
-            caused = [Finding(shown, *finding_fields(finding)) for finding in caused]
+            caused = [replace(finding, path=shown) for finding in caused]
             found.extend(_filtered(caused, workspace.text(path), shown, config, honour_noqa=True))
     return found
-
-
-def project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
-    """The findings of every project file that has rule findings or a JAX000, by
-    absolute path: from the cache when no file has changed since, else judged."""
-    files = workspace.files()
-    fingerprint = workspace.fingerprint(files)
-    results = workspace.cache.load_results(fingerprint)
-    if results is None:
-        analysis = workspace.build(files)
-        results = {}
-        for path in workspace.bad:
-            results[path] = [workspace.bad[path]], path in workspace.internal_errors
-        for path, module in workspace.facts.items():
-            findings, failed = _rule_findings(module, analysis)
-            if findings or failed:
-                results[path] = findings, failed
-        workspace.cache.store_results(fingerprint, results)
-    return results
-
-
-def file_findings(workspace, results: dict, file: str) -> tuple[list[Finding], bool]:
-    """One file's findings, spelled with the path as the user gave it."""
-    path = os.path.abspath(file)
-    if path in results:
-        findings, failed = results[path]
-    else:
-        problem = workspace.syntax_error(path, file)
-        findings, failed = ([problem] if problem else []), False
-    return [Finding(file, *finding_fields(finding)) for finding in findings], failed
-
-
-_WORKSPACES: dict = {}  # project root -> (workspace, results, file stamps), for flake8
-
-
-def check_file_in_project(path: str, text: str, config: Config) -> tuple[list[Finding], bool]:
-    """For flake8: one file's findings with its project around it, `# noqa` left to flake8.
-
-    The project is judged once per process, from the cache when it is warm,
-    and again when the file's text changes, or a file whose facts this process
-    parsed or loaded changes (after a warm start, with findings read from
-    `results.json`, only the checked file's text is watched: flake8 processes
-    are short-lived).
-    """
-    from jaxcheck.loading.loader import Workspace
-
-    project = find_project(path)
-    config = config.for_project(project.root)
-    absolute = os.path.abspath(path)
-    entry = _WORKSPACES.get(project.root)
-    known = entry[0].texts.get(absolute) if entry is not None else _disk_text(absolute)
-    if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
-        text = known  # the file as on disk: what the CLI and the cache saw
-    if entry is None or entry[0].texts.get(absolute) != text or entry[2] != _stamps(entry[0].facts):
-        workspace = Workspace(project, config, FactsCache(project.cache_folder), texts={absolute: text})
-        results = project_results(workspace)
-        workspace.cache.save()
-        entry = _WORKSPACES[project.root] = (workspace, results, _stamps(workspace.facts))
-    workspace, results, _ = entry
-    findings, failed = file_findings(workspace, results, path)
-    return _filtered(findings, text, path, config, honour_noqa=False), failed
 
 
 def _as_flake8_reads(text: str) -> str:
@@ -184,57 +219,16 @@ def _stamps(facts: dict) -> dict:
     return stamps
 
 
-def finding_fields(finding: Finding) -> tuple:
-    return finding.line, finding.column, finding.code, finding.message, finding.about
-
-
-def _rule_findings(module: f.ModuleFacts, analysis) -> tuple[list[Finding], bool]:
-    try:
-        with deep_recursion():
-            found = {finding for rule in RULES for finding in rule().check(module, analysis)}
-    except RecursionError:
-        return [Finding(module.path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")], False
-    except Exception as error:  # a bug of ours must not cost the user the run
-        return [internal_error(module.path, error)], True
-    return sorted(found), False
-
-
-def check_source(text: str, path: str, config: Config, for_flake8: bool = False) -> tuple[list[Finding], bool]:
-    """The findings in one module's text analysed on its own, filtered by config and `# noqa`.
-
-    The analysis assumes what `config.options` says (`Config.for_project`
-    tells it the project's JAX releases).
-
-    Returns the findings and whether jaxcheck itself failed on the file.
-    flake8 applies `# noqa` itself (and `--disable-noqa`) and reports syntax
-    errors as E999, so for flake8 both are left to it.
-    """
-    from jaxcheck.model.project import Analysis
-    from jaxcheck.model.symbols import Index
-    from jaxcheck.loading.prefilter import may_have_findings
-    from jaxcheck.loading.syntax import syntax_error_of
-    from jaxcheck.loading.loader import parse_facts
-
-    problem = syntax_error_of(text, path)
-    if problem is not None:
-        return ([] if for_flake8 else _filtered([problem], text, path, config, True)), False
-    if not may_have_findings(text, config.options.keywords):
-        return [], False
-    name = os.path.splitext(os.path.basename(path))[0]
-    module, problem, failed = parse_facts(path, text, name, False)
-    if module is None:
-        return _filtered([problem], text, path, config, not for_flake8), failed
-    findings, failed = _rule_findings(module, Analysis(Index([module]), config.options))
-    return _filtered(findings, text, path, config, not for_flake8), failed
-
-
 def _filtered(findings: list[Finding], text: str, path: str, config: Config, honour_noqa: bool) -> list[Finding]:
+    """The findings the config asks for: its codes, its profile, and the `# noqa` comments."""
     if not findings:
         return findings
     lines = _LINE_BREAK.split(text)
     kept = []
     for finding in findings:
         if not config.is_enabled(finding.code, path):
+            continue
+        if finding.strict_only and config.profile != "strict":
             continue
         line_text = lines[finding.line - 1] if 0 < finding.line <= len(lines) else ""
         if honour_noqa and finding.code != BAD_INPUT and is_suppressed(finding.code, line_text):

@@ -1,17 +1,77 @@
 """The facts extracted from one module: plain frozen data, no LibCST.
 
-Everything downstream (index, rules, cache) reads these and never the syntax
+Everything downstream (model, rules, cache) reads these and never the syntax
 tree, so a module is parsed once and its facts can be kept and compared.
 
-Names are resolved at extraction. A *ref* is either an absolute dotted name
-(``"jax.jit"``, ``"pkg.mod.Config"``, ``"builtins.list"``), or, for a name
-local to a function, ``"<function qualname>:<name>"`` (``"pkg.mod.main:cfg"``),
-optionally followed by attribute names (``"pkg.mod.main:cfg.scale"``).
+Names are resolved at extraction into `Ref`s: what a name means where it is
+written, a global dotted name or a function's local, never a string to split.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Ref:
+    """What a name stands for, resolved where it is written.
+
+    A global is its absolute dotted name, attributes read off it included
+    (`jax.numpy.zeros`, `pkg.settings.Config`, `pkg.main.cfg.scale`): which
+    part is the module is for the model to find. A function's local or
+    parameter is its `name` in `function` (a qualname; `LAMBDA_SCOPE` for a name a
+    lambda or comprehension binds), with the `attributes` read off it.
+    """
+
+    name: str
+    function: str = ""
+    attributes: tuple[str, ...] = ()
+
+    @property
+    def is_local(self) -> bool:
+        return bool(self.function)
+
+    @property
+    def dotted(self) -> str:
+        """The name with its attributes, as written: `cfg.scale`, `pkg.settings.Config`."""
+        return ".".join((self.name, *self.attributes))
+
+    @property
+    def base(self) -> Ref:
+        """The local itself, without the attributes read off it (a global is its own base)."""
+        return Ref(self.name, self.function) if self.attributes else self
+
+    @property
+    def parent(self) -> Ref | None:
+        """What this is an attribute of: `cfg` for `cfg.scale`; None for a bare local."""
+        if self.attributes:
+            return Ref(self.name, self.function, self.attributes[:-1])
+        if self.function or "." not in self.name:
+            return None
+        return Ref(self.name.rpartition(".")[0])
+
+    @property
+    def last(self) -> str:
+        """The last name: `scale` for `cfg.scale`, `Config` for `pkg.settings.Config`."""
+        return self.attributes[-1] if self.attributes else self.name.rpartition(".")[2]
+
+    def attribute(self, *names: str) -> Ref:
+        if self.function:
+            return Ref(self.name, self.function, self.attributes + names)
+        return Ref(".".join((self.name, *names)))
+
+    def within(self, other: Ref) -> bool:
+        """Whether this is `other` or something read off it (`cfg.scale` within `cfg`)."""
+        if self.function != other.function:
+            return False
+        if self.function:
+            return self.name == other.name and self.attributes[: len(other.attributes)] == other.attributes
+        return self.name == other.name or self.name.startswith(other.name + ".")
+
+    def __str__(self) -> str:
+        return f"{self.function}:{self.dotted}" if self.function else self.name
 
 
 @dataclass(frozen=True, order=True)
@@ -35,6 +95,7 @@ OTHER = "other"
 
 
 _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.abstractproperty"})
+_NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
 @dataclass(frozen=True)
@@ -43,7 +104,7 @@ class Value:
 
     kind: str
     location: Location
-    ref: str = ""
+    ref: Ref | None = None  # a NAME's name, a CALL's callee when it is a dotted name
     args: tuple[Value, ...] = ()
     keywords: tuple[tuple[str, Value], ...] = ()
     literal: object = None  # the Python value of a CONSTANT, a tuple of them for a display, a LAMBDA's parameter names
@@ -54,6 +115,11 @@ class Value:
         """Tells one expression from another in a module, even after a round trip
         through the cache (which does not keep object identity)."""
         return (self.location, self.kind, self.ref)
+
+    @property
+    def dotted(self) -> str:
+        """The callee or name as a dotted string ("" when there is none): for tables of known names."""
+        return self.ref.dotted if self.ref is not None and not self.ref.function else ""
 
     def keyword(self, name: str) -> Value | None:
         for key, value in self.keywords:
@@ -66,7 +132,7 @@ class Value:
 class Parameter:
     name: str
     kind: str  # "positional", "vararg", "keyword", "varkw" (positional covers pos-only)
-    annotation: tuple[str, ...] = ()  # refs named by the annotation (Optional/unions unwrapped)
+    annotation: tuple[Ref, ...] = ()  # what the annotation names (Optional/unions unwrapped)
 
 
 @dataclass(frozen=True)
@@ -74,9 +140,14 @@ class ParameterUse:
     """How a function body (nested functions included) uses one parameter."""
 
     name: str
-    attributes: tuple[str, ...] = ()  # `param.attr` reads
+    reads: tuple[tuple[str, ...], ...] = ()  # attribute chains read off it: ("solver", "dt") for `p.solver.dt`
     opaque: bool = False  # used otherwise: stored, returned, put in a container...
-    passed_to: tuple[str, ...] = ()  # refs of what it is passed to as an argument ("" when not a name)
+    passed_to: tuple[Ref | None, ...] = ()  # what it is passed to as an argument (None when not a name)
+
+    @property
+    def attributes(self) -> tuple[str, ...]:
+        """The attributes read directly off it (`p.solver`, `p.helper()`)."""
+        return tuple(sorted({chain[0] for chain in self.reads}))
 
 
 @dataclass(frozen=True)
@@ -96,7 +167,7 @@ class Closure:
     """A lambda that reads attributes of a parameter of the function it is made in."""
 
     location: Location
-    reads: tuple[str, ...]  # refs: "pkg.mod.Model.__init__:self.scale"
+    reads: tuple[Ref, ...]  # the parameters with the attributes read: `self.scale` of `Model.__init__`
 
 
 @dataclass(frozen=True)
@@ -111,7 +182,8 @@ class FunctionFacts:
     raises: bool = False  # its own body has a `raise` statement
     class_qualname: str = ""  # set for methods defined directly in a class body
     locals: tuple[LocalUse, ...] = ()
-    free_reads: tuple[str, ...] = ()  # for a nested function: attributes it reads of enclosing parameters, as refs
+    free_reads: tuple[Ref, ...] = ()  # for a nested function: what it reads of enclosing parameters
+    loop_depth: int = 0  # how many loops of the enclosing function its `def` is in
 
     def parameter_use(self, name: str) -> ParameterUse | None:
         for use in self.uses:
@@ -127,22 +199,29 @@ class FunctionFacts:
     @property
     def is_property(self) -> bool:
         """Read as an attribute, it is the value it returns, not a bound method."""
-        return any(decorator.ref in _PROPERTIES or decorator.ref.endswith(".setter") for decorator in self.decorators)
+        return any(
+            decorator.dotted in _PROPERTIES or (decorator.ref is not None and decorator.ref.last == "setter")
+            for decorator in self.decorators
+        )
 
     @property
     def is_instance_method(self) -> bool:
         """Defined in a class body, and not a staticmethod or classmethod: `self` comes first."""
         if not self.class_qualname or not self.parameters:
             return False
-        decorators = {decorator.ref for decorator in self.decorators}
-        return not decorators & {"builtins.staticmethod", "builtins.classmethod"}
+        return not any(decorator.dotted in _NOT_INSTANCE_METHODS for decorator in self.decorators)
+
+    @property
+    def self_name(self) -> str:
+        """The name of `self` for an instance method; "" otherwise."""
+        return self.parameters[0].name if self.is_instance_method else ""
 
 
 @dataclass(frozen=True)
 class Binding:
     """`name = value` in a scope (module, class body or function)."""
 
-    ref: str  # the bound name's ref
+    ref: Ref  # the bound name
     value: Value
     location: Location
 
@@ -151,11 +230,20 @@ class Binding:
 class AttributeWrite:
     """`target.attribute = ...`, `del target.attribute` or `setattr(target, "attribute", ...)`."""
 
-    target: str  # ref of the object written to
-    attribute: str
+    target: Ref  # the object written to
+    attribute: str  # "*" for `setattr` with a name that is not a literal
     location: Location
     function: str = ""  # qualname of the enclosing function, "" at module or class level
     value: Value | None = None
+
+
+@dataclass(frozen=True)
+class ItemWrite:
+    """`target[key] = ...`, `target[key] += ...` or `del target[key]`: a container or array changed in place."""
+
+    target: Ref  # the container: `self.items`, `cfg.w`
+    location: Location
+    function: str = ""
 
 
 @dataclass(frozen=True)
@@ -164,7 +252,7 @@ class ClassAttribute:
 
     name: str
     location: Location
-    annotation: tuple[str, ...] = ()  # refs named by the annotation; () when not annotated
+    annotation: tuple[Ref, ...] = ()  # what the annotation names; () when not annotated
     value: Value | None = None
 
 
@@ -173,8 +261,8 @@ class ClassFacts:
     qualname: str
     name: str
     location: Location  # the `class` keyword
-    bases: tuple[str, ...]  # refs; "" for a base that is not a plain name
-    keywords: tuple[tuple[str, str], ...]  # metaclass=... and friends, as refs
+    bases: tuple[Ref | None, ...]  # None for a base that is not a dotted name
+    keywords: tuple[tuple[str, Ref | None], ...]  # metaclass=... and friends
     decorators: tuple[Value, ...]
     methods: tuple[str, ...]  # qualnames of the functions defined in the body
     attributes: tuple[ClassAttribute, ...]
@@ -189,10 +277,12 @@ class ModuleFacts:
     calls: tuple[tuple[str, Value], ...]  # (enclosing function qualname or "", call)
     bindings: tuple[Binding, ...]  # module and function scopes
     attribute_writes: tuple[AttributeWrite, ...]
-    imports: tuple[tuple[str, str], ...] = ()  # module-level name -> the absolute ref it imports
+    imports: tuple[tuple[str, str], ...] = ()  # module-level name -> the absolute dotted name it imports
     closures: tuple[Closure, ...] = ()
     discarded: tuple[Location, ...] = ()  # calls made as statements: their result is dropped
     # Calls run on every turn of a loop (or comprehension), of the shapes that
     # make a throwaway function: `t(f)(x)`, or a call made as a statement.
     looped: tuple[Location, ...] = ()
-    loop_calls: tuple[tuple[str, str], ...] = ()  # (enclosing function or "", ref called) in a loop
+    loop_calls: tuple[tuple[str, Ref], ...] = ()  # (enclosing function or "", what is called) in a loop
+    item_writes: tuple[ItemWrite, ...] = ()
+    repeated: tuple[Location, ...] = ()  # every call made in a loop or a comprehension

@@ -17,3 +17,6 @@ class Finding:
     # The files whose code makes it a finding (the static uses of a class
     # reported at the class): checking one of them shows it too.
     about: tuple[str, ...] = ()
+    # The code breaks the design standard, but shows no evidence that JAX
+    # will go wrong: only the strict profile reports it.
+    strict_only: bool = False

@@ -32,6 +32,7 @@ class JaxcheckPlugin:
     # what `[tool.jaxcheck]` says of the analysis, added to it.
     analysis: dict[str, tuple[str, ...]] = {}
     target_jax_version = ""  # `--jaxcheck-target-jax-version`: replaces `[tool.jaxcheck]`'s
+    profile = ""  # `--jaxcheck-profile`: likewise
 
     def __init__(self, tree: object, filename: str, lines: list[str]) -> None:
         self.filename = filename
@@ -54,6 +55,13 @@ class JaxcheckPlugin:
             help="[tool.jaxcheck] 'target-jax-version', which it replaces: the JAX release messages are "
             "written for, e.g. 0.11 (default: what the project requires, else the installed jax)",
         )
+        manager.add_option(
+            "--jaxcheck-profile",
+            default="",
+            parse_from_config=True,
+            help="[tool.jaxcheck] 'profile', which it replaces: default (findings with evidence that JAX will go "
+            "wrong) or strict (the design standard as written)",
+        )
 
     @classmethod
     def parse_options(cls, options) -> None:
@@ -61,6 +69,7 @@ class JaxcheckPlugin:
             key: tuple(getattr(options, f"jaxcheck_{key.replace('-', '_')}", "").split()) for key in _OPTIONS
         }
         cls.target_jax_version = getattr(options, "jaxcheck_target_jax_version", "").strip()
+        cls.profile = getattr(options, "jaxcheck_profile", "").strip()
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
@@ -78,17 +87,17 @@ class JaxcheckPlugin:
                 )
             if self.target_jax_version:
                 config = config.with_target(self.target_jax_version, "flake8's --jaxcheck-target-jax-version")
+            if self.profile:
+                config = config.with_profile(self.profile, "flake8's --jaxcheck-profile")
             if config.is_excluded(self.filename):
                 return
-            from jaxcheck.engine import check_file_in_project, check_source
-            from jaxcheck.loading.project import find_project
+            from jaxcheck.engine import check
             from jaxcheck.report.formats import message_of
 
-            if self.filename in _STDIN_NAMES:
-                config = config.for_project(find_project(start).root)
-                findings, _ = check_source(text, self.filename, config, for_flake8=True)
-            else:
-                findings, _ = check_file_in_project(self.filename, text, config)
+            alone = self.filename in _STDIN_NAMES
+            path = os.path.join(start, "stdin.py") if alone else self.filename
+            result = check([path], lambda _: config, texts={path: text}, alone=alone, for_flake8=True)
+            findings = result.findings
         except ConfigError as error:
             yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error} [bad-input]", type(self)
             return

@@ -13,12 +13,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+from dataclasses import replace
+
 from jaxcheck.config import Config
-from jaxcheck.engine import check_source
+from jaxcheck.engine import check
 
 # --- sample programs ------------------------------------------------------------------------
 
-# A plain class passed as a static argument: JAX101 and JAX102 at the `class` line.
+# A plain class passed as a static argument, built again and again and changed
+# after the first call: JAX101 and JAX102 at the `class` line, with evidence.
 BUGGY = """\
 import jax
 
@@ -33,10 +36,13 @@ def f(x):
     return x.num_wheels
 
 
-f(Vehicle(2))
+for _ in range(3):
+    car = Vehicle(2)
+    f(car)
+car.num_wheels = 4
 """
 # Where BUGGY's findings are (the `class` line), and the line of its static use.
-BUG_LINE, BUG_COLUMN, USE_LINE = 4, 1, 14
+BUG_LINE, BUG_COLUMN, USE_LINE = 4, 1, 16
 BOTH = {"JAX101", "JAX102"}
 
 # The fixed twin: a frozen dataclass is immutable and hashes by value.
@@ -121,11 +127,24 @@ def located(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> set[tuple[str,
 # --- linting in-process -----------------------------------------------------------------------
 
 
-def codes_at(src: str) -> set[tuple[int, str]]:
+def check_text(src: str, config: Config | None = None, path: str = "demo.py", dedent: bool = True):
+    """jaxcheck on one text (dedented), analysed alone, as a single file is."""
+    config = config or Config(root=".", profile="strict")
+    text = textwrap.dedent(src) if dedent else src
+    return check([path], lambda _: config, texts={path: text}, alone=True, use_cache=False)
+
+
+def findings_of(src: str, path: str = "demo.py", config: Config | None = None, dedent: bool = False):
+    """(findings, whether jaxcheck failed) on one text analysed alone."""
+    result = check_text(src, config, path, dedent)
+    return result.findings, bool(result.internal_errors)
+
+
+def codes_at(src: str, profile: str = "strict") -> set[tuple[int, str]]:
     """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
-    findings, failed = check_source(textwrap.dedent(src), "demo.py", Config(root="."))
-    assert not failed, findings
-    return {(finding.line, finding.code) for finding in findings}
+    result = check_text(src, replace(Config(root="."), profile=profile))
+    assert not result.internal_errors, result.findings
+    return {(finding.line, finding.code) for finding in result.findings}
 
 
 def line_of(src: str, needle: str) -> int:
@@ -134,3 +153,15 @@ def line_of(src: str, needle: str) -> int:
     matches = [number for number, line in enumerate(lines, start=1) if needle in line]
     assert matches, f"{needle!r} not in source"
     return matches[0]
+
+
+def model_findings(modules, profile: str = "strict", options=None):
+    """The findings the rules give on these facts (the model built from them alone)."""
+    from jaxcheck.model.project import Model
+    from jaxcheck.model.transforms import Options
+    from jaxcheck.rules import RULES
+
+    model = Model(modules, options or Options())
+    found = {finding for rule in RULES for finding in rule().check(model)}
+    return sorted(finding for finding in found if profile == "strict" or not finding.strict_only)
+

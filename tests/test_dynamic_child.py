@@ -24,9 +24,7 @@ import textwrap
 
 import pytest
 
-from helpers import codes_at, jaxcheck_run, line_of, located, write
-from jaxcheck.config import Config
-from jaxcheck.engine import check_source
+from helpers import codes_at, jaxcheck_run, line_of, located, write, findings_of
 
 
 def flagged(src: str, *needles: str) -> set[tuple[int, str]]:
@@ -546,7 +544,7 @@ def test_message_names_the_field_and_the_static_use():
         g(1.0, Model(jax.numpy.ones(3), 2))
         """
     )
-    findings, failed = check_source(src, "demo.py", Config(root="."))
+    findings, failed = findings_of(src, "demo.py")
     assert not failed, findings
     assert [(finding.line, finding.code, finding.column) for finding in findings] == [(6, "JAX104", 5)]
     message = findings[0].message

@@ -24,7 +24,9 @@ from packaging.version import Version
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 FILES = sorted(FIXTURES.glob("JAX*/*.py"))
-_EXPECT = re.compile(r"#\s*expect:\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
+# `# expect: JAX101` marks a line both profiles flag; `# strict: JAX102` one only
+# the strict profile flags (the design standard, without evidence in the code).
+_MARKER = re.compile(r"(?P<kind>expect|strict):\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
 # The exceptions JAX itself raises for each rule whose failure is an error.
 _NON_HASHABLE = ("ValueError: Non-hashable static arguments are not supported",)
 _METADATA = "ValueError: Exception raised while checking equality of metadata fields of pytree"
@@ -38,19 +40,19 @@ JAX_ERRORS = {
 }
 
 
-def expected_findings(path: Path) -> set[tuple[int, str]]:
+def expected_findings(path: Path, profile: str) -> set[tuple[int, str]]:
     found = set()
     for number, line in enumerate(path.read_text().splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            found.update((number, code.strip()) for code in match["codes"].split(","))
+        comment = line.partition("#")[2]
+        for match in _MARKER.finditer(comment):
+            if match["kind"] == "expect" or profile == "strict":
+                found.update((number, code.strip()) for code in match["codes"].split(","))
     return found
 
 
-@pytest.fixture(scope="module")
-def reported() -> dict[str, set[tuple[int, str]]]:
+def _lint(profile: str) -> dict[str, set[tuple[int, str]]]:
     completed = subprocess.run(
-        [sys.executable, "-m", "jaxcheck", "check", "--format", "json", "--jobs", "1", str(FIXTURES)],
+        [sys.executable, "-m", "jaxcheck", "check", "--format", "json", "--jobs", "1", "--profile", profile, str(FIXTURES)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -60,6 +62,11 @@ def reported() -> dict[str, set[tuple[int, str]]]:
     for record in json.loads(completed.stdout):
         by_file[str(Path(record["path"]).resolve())].add((record["line"], record["code"]))
     return by_file
+
+
+@pytest.fixture(scope="module")
+def reported() -> dict[str, dict[str, set[tuple[int, str]]]]:
+    return {profile: _lint(profile) for profile in ("default", "strict")}
 
 
 def test_every_rule_folder_has_fail_and_pass_twins():
@@ -78,13 +85,19 @@ def test_every_rule_folder_has_fail_and_pass_twins():
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_linted_exactly_at_expect_markers(path: Path, reported):
-    expected = expected_findings(path)
+    strict = expected_findings(path, "strict")
     if path.name.startswith("fail_"):
-        assert expected, "a failing fixture marks at least one line with # expect:"
-        assert {code for _, code in expected} >= {path.parent.name}, "it shows its own folder's rule"
+        assert strict, "a failing fixture marks at least one line with # expect: (or # strict:)"
+        assert {code for _, code in strict} >= {path.parent.name}, "it shows its own folder's rule"
     else:
-        assert not expected, "a passing or look-alike fixture has no # expect: marker"
-    assert reported.get(str(path.resolve()), set()) == expected
+        assert not strict, "a passing or look-alike fixture has no marker"
+    for profile in ("default", "strict"):
+        assert reported[profile].get(str(path.resolve()), set()) == expected_findings(path, profile), profile
+
+
+def test_the_default_profile_flags_a_subset_of_what_the_strict_one_flags(reported):
+    for path, found in reported["default"].items():
+        assert found <= reported["strict"].get(path, set()), path
 
 
 def _load(path: Path):

@@ -26,7 +26,10 @@ def g(t):
     return t.axles
 
 
-g(t=Truck(3))
+for _ in range(2):
+    truck = Truck(3)
+    g(t=truck)
+truck.axles = 4
 """
 
 NO_STATIC = """\

@@ -348,7 +348,10 @@ def f(x):
     return x.num_wheels
 
 
-f(Vehicle(2))
+for _ in range(2):
+    car = Vehicle(2)
+    f(car)
+car.num_wheels = 4
 """
 
 
@@ -361,7 +364,7 @@ def test_language_server_judges_the_open_file_with_its_project(language_server) 
     uri = open_document(server, settings, SETTINGS)
     opened = server.diagnostics(uri, 1)
     assert jax_diagnostics(opened) == {(0, 0, "JAX101"), (0, 0, "JAX102")}, opened
-    assert all("pkg/integrate.py:11" in diagnostic["message"] for diagnostic in opened), opened
+    assert all("pkg/integrate.py:13" in diagnostic["message"] for diagnostic in opened), opened
 
     fixed = "import dataclasses\n\n\n@dataclasses.dataclass(frozen=True)\nclass Vehicle:\n    num_wheels: int\n"
     change_document(server, uri, 2, fixed)

@@ -20,13 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import codes_at, jaxcheck_run, line_of, located, write
-from jaxcheck.model.project import Analysis
-from jaxcheck.loading.cache import _encode, _module
-from jaxcheck.config import Config
-from jaxcheck.engine import _rule_findings, check_source
+from helpers import codes_at, jaxcheck_run, line_of, located, write, findings_of, model_findings
+from jaxcheck.loading.codec import decode, encode
 from jaxcheck.extraction import facts_from_source
-from jaxcheck.model.symbols import Index
 
 # Every spelling of the transforms the templates below use.
 IMPORTS = """\
@@ -791,7 +787,7 @@ def test_lambda_jitted_at_module_level():
 def test_test_file():
     # A test calls it once on purpose: a file named test_*.py is not checked for JAX401.
     src = per_call("return jax.jit(lambda v: v)(x)")
-    findings, failed = check_source(src, "test_x.py", Config(root="."))
+    findings, failed = findings_of(src, "test_x.py")
     assert not failed
     assert findings == []
 
@@ -894,10 +890,10 @@ def test_cache_round_trip_keeps_the_new_facts():
     build = next(function for function in module.functions if function.name == "build")
     g = next(function for function in module.functions if function.name == "g")
     assert build.locals and g.free_reads
-    decoded = _module(json.loads(json.dumps(_encode(module))))
+    decoded = decode(json.loads(json.dumps(encode(module))))
     assert decoded == module
-    fresh, _ = _rule_findings(module, Analysis(Index([module])))
-    cached, _ = _rule_findings(decoded, Analysis(Index([decoded])))
+    fresh = model_findings([module])
+    cached = model_findings([decoded])
     assert [(x.line, x.code) for x in cached] == [(x.line, x.code) for x in fresh]
     assert {(x.line, x.code) for x in fresh} == {
         (line_of(ROUND_TRIP, "jax.jit(lambda x"), "JAX203"),

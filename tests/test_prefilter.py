@@ -14,7 +14,7 @@ import pytest
 
 import jaxcheck.loading.loader as workspace
 from jaxcheck.config import find_config
-from jaxcheck.engine import check_paths
+from jaxcheck.engine import check
 from jaxcheck.loading.prefilter import may_have_findings
 
 
@@ -28,9 +28,9 @@ def _installed(name: str) -> str:
 @pytest.mark.slow
 def test_same_findings_with_and_without_the_prefilter_on_real_code():
     paths = [_installed("equinox"), _installed("flax")]
-    with_prefilter = check_paths(paths, find_config, jobs=1, use_cache=False)
+    with_prefilter = check(paths, find_config, jobs=1, use_cache=False)
     with mock.patch.object(workspace, "may_have_findings", lambda text, keywords=(): True):
-        without = check_paths(paths, find_config, jobs=1, use_cache=False)
+        without = check(paths, find_config, jobs=1, use_cache=False)
     assert with_prefilter.files == without.files > 100
     assert with_prefilter.findings == without.findings
 

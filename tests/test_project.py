@@ -28,7 +28,9 @@ from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, l
 from jaxcheck import __version__
 
 CACHE = ".jaxcheck_cache"
-PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n'
+# These projects are about finding classes across modules: they are judged by
+# the design standard (the strict profile), which needs no evidence of a change.
+PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n\n[tool.jaxcheck]\nprofile = "strict"\n'
 
 # --- the sample project: settings.py defines the class, integrate.py passes it static ---------
 
@@ -1208,7 +1210,7 @@ def test_unhashable_value_at_a_call_site_in_another_module_flake8_same_as_cli(tm
     assert flake8(tmp_path, "pkg/driver.py") == by_cli
 
 
-EXCLUDED_BASE_PYPROJECT = PYPROJECT + '\n[tool.jaxcheck]\nexclude = ["pkg/base.py"]\n'
+EXCLUDED_BASE_PYPROJECT = PYPROJECT + 'exclude = ["pkg/base.py"]\n'
 
 
 def test_stale_cache_after_editing_an_excluded_module_the_analysis_reads(tmp_path: Path) -> None:
@@ -1226,8 +1228,9 @@ def test_stale_cache_after_editing_an_excluded_module_the_analysis_reads(tmp_pat
 
 
 def test_checking_the_file_with_the_use_reports_the_class_it_makes_a_finding(tmp_path: Path) -> None:
-    # A commit that only adds `f(Vehicle(2))` in integrate.py must fail `jaxcheck check integrate.py`
+    # A commit that only adds the static uses in integrate.py must fail `jaxcheck check integrate.py`
     # (what the pre-commit hook runs on the staged file): the finding is at the class, in settings.py.
+    # The default profile: equal objects built in a loop (JAX102), one changed after its use (JAX101).
     write(tmp_path, "pyproject.toml", "[project]\nname = 'p'\n")
     write(tmp_path, "pkg/__init__.py", "")
     write(tmp_path, "pkg/settings.py", "class Vehicle:\n    def __init__(self, n):\n        self.num_wheels = n\n")
@@ -1235,7 +1238,7 @@ def test_checking_the_file_with_the_use_reports_the_class_it_makes_a_finding(tmp
         tmp_path,
         "pkg/integrate.py",
         "import jax\nfrom pkg.settings import Vehicle\n\n@jax.jit(static_argnums=0)\ndef f(x):\n"
-        "    return x.num_wheels\n\nf(Vehicle(2))\n",
+        "    return x.num_wheels\n\nfor _ in range(3):\n    car = Vehicle(2)\n    f(car)\ncar.num_wheels = 4\n",
     )
     for cache in ((), ("--no-cache",), ()):
         completed = jaxcheck_run("check", *cache, "pkg/integrate.py", cwd=tmp_path)

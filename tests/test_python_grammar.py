@@ -51,7 +51,10 @@ PY312 = textwrap.dedent(
         return x.num_wheels
 
 
-    f(Vehicle(2))
+    for _ in range(2):
+        car = Vehicle(2)
+        f(car)
+    car.num_wheels = 4
     '''
 )
 VEHICLE_LINE = PY312.splitlines().index("class Vehicle:") + 1

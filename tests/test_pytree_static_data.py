@@ -23,12 +23,9 @@ import textwrap
 
 import pytest
 
-from helpers import codes_at, line_of
-from jaxcheck.model.project import Analysis
-from jaxcheck.loading.cache import _encode, _module
-from jaxcheck.engine import _rule_findings
+from helpers import codes_at, line_of, model_findings
+from jaxcheck.loading.codec import decode, encode
 from jaxcheck.extraction import facts_from_source
-from jaxcheck.model.symbols import Index
 
 # Every spelling the templates below use.
 IMPORTS = """\
@@ -890,10 +887,10 @@ class Mixture:
 def test_cache_round_trip_keeps_the_pytree_facts():
     # The facts stored in the cache give the same findings as fresh ones.
     module = facts_from_source(ROUND_TRIP, "m.py", "pkg.m", False)
-    decoded = _module(json.loads(json.dumps(_encode(module))))
+    decoded = decode(json.loads(json.dumps(encode(module))))
     assert decoded == module
-    fresh, _ = _rule_findings(module, Analysis(Index([module])))
-    cached, _ = _rule_findings(decoded, Analysis(Index([decoded])))
+    fresh = model_findings([module])
+    cached = model_findings([decoded])
     assert [(x.line, x.code) for x in cached] == [(x.line, x.code) for x in fresh]
     assert {(x.line, x.code) for x in fresh} == {
         (line_of(ROUND_TRIP, "lambda p:"), "JAX301"),

@@ -25,7 +25,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from helpers import BUGGY, jaxcheck_run, located  # noqa: E402
 from jaxcheck.config import Config  # noqa: E402
-from jaxcheck.engine import check_source  # noqa: E402
+from helpers import findings_of  # noqa: E402
 
 # Every rule family has something to look at in a file with this header.
 HEADER = """\
@@ -59,7 +59,7 @@ def _parses(text: str) -> bool:
 
 
 def _assert_handled(text: str) -> None:
-    findings, failed = check_source(text, "generated.py", Config(root=os.getcwd()))
+    findings, failed = findings_of(text, "generated.py")
     assert not failed, findings
     assert not any("jaxcheck failed" in finding.message for finding in findings), findings
     bad = [finding for finding in findings if finding.code == "JAX000"]
@@ -171,7 +171,7 @@ _CRASHING_RUN = """
 import os, sys
 from jaxcheck.loading import loader as workspace
 from jaxcheck.config import find_config
-from jaxcheck.engine import check_paths
+from jaxcheck.engine import check
 
 real = workspace._parse_job
 
@@ -181,7 +181,7 @@ def crash_on_marked_files(job):
     return real(job)
 
 workspace._parse_job = crash_on_marked_files
-result = check_paths([sys.argv[1]], find_config, jobs=2, use_cache=False)
+result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
 for finding in result.findings:
     print(os.path.basename(finding.path), finding.code, finding.message)
 print("internal errors:", result.internal_errors)

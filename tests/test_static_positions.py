@@ -13,9 +13,7 @@ import textwrap
 
 import pytest
 
-from helpers import codes_at, line_of
-from jaxcheck.config import Config
-from jaxcheck.engine import check_source
+from helpers import codes_at, line_of, findings_of
 
 
 def vehicle_static(src: str) -> set[tuple[int, str]]:
@@ -509,7 +507,7 @@ def test_positions_survive_crlf_and_tabs():
         "f([1,\r\n"
         "\t2])\r\n"
     )
-    findings, failed = check_source(src, "demo.py", Config(root="."))
+    findings, failed = findings_of(src, "demo.py")
     assert not failed
     assert {(x.line, x.column, x.code) for x in findings} == {
         (4, 1, "JAX101"),

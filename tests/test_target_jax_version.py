@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from helpers import flake8_run, jaxcheck_run, write
-from jaxcheck.config import Config, ConfigError, load_config
-from jaxcheck.engine import check_source
+from helpers import flake8_run, jaxcheck_run, model_findings, write
+from jaxcheck.config import ConfigError, load_config
+from jaxcheck.extraction import facts_from_source
 from jaxcheck.loading.jax_target import declared_target, inferred_target
 from jaxcheck.model.jax_versions import NEWEST, RECOMPILES, STALE, Target, outcomes
 from jaxcheck.model.transforms import Options
@@ -54,8 +54,8 @@ BOTH_TEXT = "JAX before 0.11 silently reuses the function compiled for the old s
 
 
 def message(src: str, target: Target, code: str = "JAX101") -> str:
-    findings, failed = check_source(src, "demo.py", Config(root=".", options=Options(target=target)))
-    assert not failed
+    module = facts_from_source(src, "demo.py", "demo", False)
+    findings = model_findings([module], "default", Options(target=target))
     found = [finding.message for finding in findings if finding.code == code]
     assert len(found) == 1, findings
     return found[0]

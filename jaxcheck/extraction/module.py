@@ -36,7 +36,7 @@ _KEPT_DEEP = {
     "jax.tree_util.register_pytree_with_keys": 4,
 }
 _CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing_extensions.ClassVar"})
-_CLASS_VARIABLE = "typing.ClassVar"  # an annotation that declares no instance field
+_CLASS_VARIABLE = f.Ref("typing.ClassVar")  # an annotation that declares no instance field
 _STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
@@ -59,17 +59,19 @@ class _Extractor:
         self.bindings: list[f.Binding] = []
         self.writes: list[f.AttributeWrite] = []
         self.function_scopes: dict[str, Scope] = {}
-        self.parameter_uses: dict[tuple[str, str], tuple[set[str], list[bool], set[str]]] = {}
+        self.parameter_uses: dict[tuple[str, str], tuple[set[tuple[str, ...]], list[bool], set[f.Ref | None]]] = {}
         self.returns: dict[str, list[f.Value]] = {}
         self.raising: set[str] = set()
         self._values: dict[tuple[int, int], f.Value] = {}
         self.loop_depth: dict[str, int] = {}  # function qualname ("" for the module) -> loops open in it
         self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
-        self.closure_reads: dict[f.Location, set[str]] = {}  # lambda -> enclosing parameters' attributes it reads
-        self.free_reads: dict[str, set[str]] = {}  # nested function -> the same
+        self.closure_reads: dict[f.Location, set[f.Ref]] = {}  # lambda -> enclosing parameters' attributes it reads
+        self.free_reads: dict[str, set[f.Ref]] = {}  # nested function -> the same
         self.discarded: list[f.Location] = []
         self.looped: list[f.Location] = []
-        self.loop_calls: set[tuple[str, str]] = set()
+        self.loop_calls: set[tuple[str, f.Ref]] = set()
+        self.item_writes: list[f.ItemWrite] = []
+        self.repeated: list[f.Location] = []
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -87,7 +89,9 @@ class _Extractor:
             closures=tuple(f.Closure(location, tuple(sorted(reads))) for location, reads in self.closure_reads.items()),
             discarded=tuple(self.discarded),
             looped=tuple(self.looped),
-            loop_calls=tuple(sorted(call for call in self.loop_calls if call[1])),
+            loop_calls=tuple(sorted(self.loop_calls)),
+            item_writes=tuple(self.item_writes),
+            repeated=tuple(self.repeated),
         )
 
     # Statements
@@ -215,6 +219,9 @@ class _Extractor:
             else:
                 self.scan(target.value, scope)
         elif isinstance(target, cst.Subscript):
+            container = dotted_name(target.value)
+            if container is not None:
+                self.item_writes.append(f.ItemWrite(scope.resolve_dotted(container), location, self._function_of(scope)))
             self.scan(target, scope)
 
     # Definitions
@@ -243,6 +250,7 @@ class _Extractor:
                 decorators=tuple(self.value(decorator.decorator, scope) for decorator in node.decorators),
                 uses=(),
                 class_qualname=scope.qualname if scope.kind == CLASS else "",
+                loop_depth=self.loop_depth.get(self._function_of(scope), 0) if scope.kind == FUNCTION else 0,
             )
         )
         self.statements(body_statements(node.body), inner)
@@ -258,8 +266,9 @@ class _Extractor:
         for name in scope.parameters:
             record = self.parameter_uses.get((function.qualname, name))
             if record is not None:
-                attributes, opaque, passed_to = record
-                uses.append(f.ParameterUse(name, tuple(sorted(attributes)), bool(opaque), tuple(sorted(passed_to))))
+                reads, opaque, passed_to = record
+                passed = tuple(sorted(passed_to, key=lambda ref: (ref is None, str(ref))))
+                uses.append(f.ParameterUse(name, tuple(sorted(reads)), bool(opaque), passed))
         return f.FunctionFacts(
             qualname=function.qualname,
             name=function.name,
@@ -272,6 +281,7 @@ class _Extractor:
             class_qualname=function.class_qualname,
             locals=locals_,
             free_reads=tuple(sorted(self.free_reads.get(function.qualname, ()))),
+            loop_depth=function.loop_depth,
         )
 
     def class_(self, node: cst.ClassDef, scope: Scope) -> None:
@@ -284,12 +294,12 @@ class _Extractor:
             name = dotted_name(arg.value)
             if isinstance(arg.value, cst.Subscript):  # Generic[T], NamedTuple-like bases
                 name = dotted_name(arg.value.value)
-            bases.append(scope.resolve_dotted(name) if name is not None else "")
+            bases.append(scope.resolve_dotted(name) if name is not None else None)
         for arg in node.keywords:
             self.scan(arg.value, scope)
             name = dotted_name(arg.value)
             key = arg.keyword.value if arg.keyword is not None else "**"
-            keywords.append((key, scope.resolve_dotted(name) if name is not None else ""))
+            keywords.append((key, scope.resolve_dotted(name) if name is not None else None))
         self._class_attributes.append([])
         first_function = len(self.functions)
         self.statements(body_statements(node.body), inner)
@@ -349,8 +359,12 @@ class _Extractor:
                 if not context.repeated:
                     context = _Context(context.lambdas, True)
             elif isinstance(current, cst.Attribute):
-                # Only the object is a name use; `.attr` is not.
-                stack.append((current.value, current, shadowed, context))
+                # Only the object is a name use; `.attr` is not. A whole chain
+                # `p.solver.dt` is one use of `p`, with the chain as its parent.
+                base = current.value
+                while isinstance(base, cst.Attribute):
+                    base = base.value
+                stack.append((base if isinstance(base, cst.Name) else current.value, current, shadowed, context))
                 continue
             for child in children(current):
                 stack.append((child, current, shadowed, context))
@@ -360,13 +374,14 @@ class _Extractor:
         if name in shadowed or name in _CONSTANTS:
             return
         ref = scope.resolve(name)
-        function, sep, local = ref.partition(":")
-        if not sep:
-            function, _, local = ref.rpartition(".")  # a def nested in a function is named by its qualname
+        if ref.is_local:
+            function, local = ref.function, ref.name
+        else:
+            function, _, local = ref.name.rpartition(".")  # a def nested in a function is named by its qualname
         function_scope = self.function_scopes.get(function)
         if function_scope is None:
             return
-        if not sep or local not in function_scope.parameters:
+        if not ref.is_local or local not in function_scope.parameters:
             tracked = self.tracked.get((function, local))
             if tracked is not None:
                 if isinstance(parent, cst.Call) and parent.func is node and not context.lambdas and scope.qualname == function:
@@ -374,11 +389,12 @@ class _Extractor:
                 else:
                     tracked.escapes = True
             return
-        if isinstance(parent, cst.Attribute) and (context.lambdas or scope.qualname != function):
-            self._closure_read(f"{ref}.{parent.attr.value}", function, scope, context)
-        attributes, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
-        if isinstance(parent, cst.Attribute):
-            attributes.add(parent.attr.value)
+        chain = tuple(dotted_name(parent).split(".")[1:]) if isinstance(parent, cst.Attribute) else ()
+        if chain and (context.lambdas or scope.qualname != function):
+            self._closure_read(ref.attribute(*chain), function, scope, context)
+        reads, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
+        if chain:
+            reads.add(chain)
         elif isinstance(parent, cst.Comparison) and all(
             isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons
         ):
@@ -387,11 +403,11 @@ class _Extractor:
             return
         elif isinstance(parent, cst.Call) and parent.func is not node:
             callee = dotted_name(parent.func)
-            passed_to.add(scope.resolve_dotted(callee) if callee is not None else "")
+            passed_to.add(scope.resolve_dotted(callee) if callee is not None else None)
         elif not opaque:
             opaque.append(True)
 
-    def _closure_read(self, read: str, owner: str, scope: Scope, context: _Context) -> None:
+    def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: _Context) -> None:
         """Record `param.attr` read from inside lambdas or nested functions of the parameter's function."""
         for location in context.lambdas:
             self.closure_reads.setdefault(location, set()).add(read)
@@ -419,31 +435,33 @@ class _Extractor:
         if first.kind == f.LAMBDA:
             return True
         if first.kind == f.CALL:
-            return first.ref == "functools.partial"
-        if first.kind != f.NAME:
+            return first.dotted == "functools.partial"
+        if first.kind != f.NAME or first.ref is None:
             return False
-        _, sep, local = first.ref.partition(":")
-        if sep:
-            return "." in local
-        if first.ref.startswith(self.module_name + ".") and "." in first.ref[len(self.module_name) + 1 :]:
+        if first.ref.is_local:
+            return bool(first.ref.attributes)
+        prefix = self.module_name + "."
+        if first.ref.name.startswith(prefix) and "." in first.ref.name[len(prefix) :]:
             return True  # a method of an object bound in this module (or of a class)
-        nested = self.function_scopes.get(first.ref)
+        nested = self.function_scopes.get(first.ref.name)
         return nested is not None and nested.parent is not None and nested.parent.kind == FUNCTION
 
     def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str], context: _Context) -> None:
         value = self.value(node, scope, shadowed)
         function = self._function_of(scope)
         if self.loop_depth.get(function, 0) or context.repeated:
-            self.loop_calls.add((function, value.ref))
+            self.repeated.append(value.location)
+            if value.ref is not None:
+                self.loop_calls.add((function, value.ref))
             if value.func is not None and self._makes_function(value.func):
                 self.looped.append(value.location)
         # A call without arguments passes nothing static, and a builtin is never
         # a transformed function: neither is worth keeping.
-        if (value.args or value.keywords) and not value.ref.startswith("builtins."):
+        if (value.args or value.keywords) and not value.dotted.startswith("builtins."):
             self.calls.append((function, value))
-        if value.ref in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
+        if value.dotted in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
             target, attribute = value.args[0], value.args[1]
-            if target.kind == f.NAME:
+            if target.kind == f.NAME and target.ref is not None:
                 name = attribute.literal if isinstance(attribute.literal, str) else "*"
                 written = value.args[2] if len(value.args) > 2 else None
                 self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
@@ -460,8 +478,8 @@ class _Extractor:
         and its parameters' names as
         its literal; a dict display keeps its string keys as keywords.
 
-        A name a lambda or comprehension binds is a NAME whose ref starts with
-        ":" (`lambda p: p.mask` reads ":p.mask"): no scope defines it.
+        A name a lambda or comprehension binds is a NAME whose ref is local to
+        `LAMBDA_SCOPE` (`lambda p: p.mask` reads `p.mask` there): no scope defines it.
         """
         if depth is None:
             depth = self._kept_depth(node, scope)
@@ -483,7 +501,7 @@ class _Extractor:
         if isinstance(node.func, cst.Call):
             return 2
         callee = dotted_name(node.func)
-        return _KEPT_DEEP.get(scope.resolve_dotted(callee), 1) if callee is not None else 1
+        return _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -493,8 +511,9 @@ class _Extractor:
             dotted = dotted_name(node)
             if dotted is None:
                 return f.Value(f.OTHER, location)
-            if dotted.partition(".")[0] in shadowed:
-                return f.Value(f.NAME, location, ":" + dotted)
+            head, *rest = dotted.split(".")
+            if head in shadowed:
+                return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
             return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
         if isinstance(node, cst.Call):
             return self._call_value(node, scope, location, shadowed, depth)
@@ -510,7 +529,7 @@ class _Extractor:
         if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
             kind = {cst.Tuple: f.TUPLE, cst.List: f.LIST, cst.Set: f.SET}[type(node)]
             elements = tuple(
-                f.Value(f.OTHER, self.location(element), ref="*")
+                f.Value(f.OTHER, self.location(element), literal="*")
                 if isinstance(element, cst.StarredElement)
                 else self.value(element.value, scope, shadowed, depth - 1)
                 for element in node.elements
@@ -553,16 +572,16 @@ class _Extractor:
         callee = dotted_name(node.func)
         if callee is not None and callee.partition(".")[0] in shadowed:
             callee = None
-        ref = scope.resolve_dotted(callee) if callee is not None else ""
+        ref = scope.resolve_dotted(callee) if callee is not None else None
         if callee is None and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call):
             # `super().__hash__()` -> "builtins.super().__hash__"
             inner = dotted_name(node.func.value.func)
-            if inner is not None:
-                ref = f"{scope.resolve_dotted(inner)}().{node.func.attr.value}"
+            if inner is not None and not scope.resolve_dotted(inner).is_local:
+                ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr.value}")
         args, keywords = [], []
         for arg in node.args:
             if arg.star == "*":
-                args.append(f.Value(f.OTHER, self.location(arg), ref="*"))
+                args.append(f.Value(f.OTHER, self.location(arg), literal="*"))
             elif arg.star == "**":
                 keywords.append(("**", self.value(arg.value, scope, shadowed, depth - 1)))
             elif arg.keyword is not None:
@@ -574,7 +593,7 @@ class _Extractor:
             func = self.value(node.func, scope, shadowed, depth - 1)
         return f.Value(f.CALL, location, ref, tuple(args), tuple(keywords), func=func)
 
-    def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[str, ...]:
+    def annotation_refs(self, node: cst.CSTNode, scope: Scope) -> tuple[f.Ref, ...]:
         """The classes an annotation names, through Optional, unions and strings."""
         if isinstance(node, cst.SimpleString):
             text = _literal(node.value)
@@ -594,17 +613,17 @@ class _Extractor:
             if base is None:
                 return ()
             ref = scope.resolve_dotted(base)
-            if ref in _CLASS_VARIABLES:
+            if ref.dotted in _CLASS_VARIABLES:
                 return (_CLASS_VARIABLE,)
-            if ref in _STATIC_MARKERS:  # `Static[jax.Array]`: the marker, and what it holds
+            if ref.dotted in _STATIC_MARKERS:  # `Static[jax.Array]`: the marker, and what it holds
                 inner = node.slice[0].slice
                 return (ref, *(self.annotation_refs(inner.value, scope) if isinstance(inner, cst.Index) else ()))
-            if ref not in _TYPING_WRAPPERS:
+            if ref.dotted not in _TYPING_WRAPPERS:
                 return (ref,)
             elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
-            if ref.endswith("Annotated"):
+            if ref.last == "Annotated":
                 elements = elements[:1]
-            refs: tuple[str, ...] = ()
+            refs: tuple[f.Ref, ...] = ()
             for element in elements:
                 refs += self.annotation_refs(element, scope)
             return refs

@@ -1,10 +1,10 @@
 """Name resolution for one module: which scope binds a name, and imports.
 
 A first pass over the statements records, per scope, the names it binds and
-the imports it makes; `Scope.resolve` then turns a name into a ref (see
-`jaxcheck.facts`). A plain import-alias table is all the linter needs: on the
-jax sources it finds exactly the `jax.jit` uses that full scope analysis finds,
-at a fraction of the cost.
+the imports it makes; `Scope.resolve` then turns a name into a `Ref`. A plain
+import-alias table is all the linter needs: on the jax sources it finds
+exactly the `jax.jit` uses that full scope analysis finds, at a fraction of
+the cost.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import builtins
 import libcst as cst
 
 from jaxcheck.extraction.tree import all_parameters, body_statements, dotted_name
+from jaxcheck.facts import Ref
 
 _BUILTINS = frozenset(dir(builtins))
 MODULE, CLASS, FUNCTION = "module", "class", "function"
@@ -41,14 +42,14 @@ class Scope:
             scope = scope.parent
         return scope
 
-    def local_ref(self, name: str) -> str:
+    def local_ref(self, name: str) -> Ref:
         # A def or class nested in a function is named by its qualname, like
         # one at module level, so that its uses and its facts meet.
         if self.kind == FUNCTION and name not in self.definitions:
-            return f"{self.qualname}:{name}"
-        return f"{self.qualname}.{name}"
+            return Ref(name, self.qualname)
+        return Ref(f"{self.qualname}.{name}")
 
-    def resolve(self, name: str) -> str:
+    def resolve(self, name: str) -> Ref:
         """The ref of `name` as read in this scope."""
         scope: Scope | None = self
         if name in self.globals:
@@ -60,7 +61,7 @@ class Scope:
             # Class bodies are not visible from the functions nested in them.
             if first or scope.kind != CLASS:
                 if name in scope.imports:
-                    return scope.imports[name]
+                    return Ref(scope.imports[name])
                 if name in scope.bound:
                     if scope.kind == MODULE and name in scope.aliases:
                         return self._resolve_alias(scope, name)
@@ -68,7 +69,7 @@ class Scope:
             first = False
             scope = scope.parent
         if name in _BUILTINS:
-            return f"builtins.{name}"
+            return Ref(f"builtins.{name}")
         return self.module.local_ref(name)
 
     def exported_imports(self) -> tuple[tuple[str, str], ...]:
@@ -78,23 +79,23 @@ class Scope:
         for name in self.aliases:
             if name not in found:
                 target = self.resolve(name)
-                if target != self.local_ref(name):
-                    found[name] = target
+                if target != self.local_ref(name) and not target.is_local:
+                    found[name] = target.name
         return tuple(sorted(found.items()))
 
-    def binding_ref(self, name: str) -> str:
+    def binding_ref(self, name: str) -> Ref:
         """The ref an assignment to `name` in this scope binds."""
         if name in self.globals or name in self.nonlocals:
             return self.resolve(name)
         return self.local_ref(name)
 
-    def resolve_dotted(self, dotted: str) -> str:
+    def resolve_dotted(self, dotted: str) -> Ref:
         head, _, rest = dotted.partition(".")
         ref = self.resolve(head)
-        return f"{ref}.{rest}" if rest else ref
+        return ref.attribute(*rest.split(".")) if rest else ref
 
     @staticmethod
-    def _resolve_alias(module: Scope, name: str) -> str:
+    def _resolve_alias(module: Scope, name: str) -> Ref:
         seen = {name}
         target = module.aliases[name]
         while True:
@@ -107,7 +108,7 @@ class Scope:
                 continue
             else:
                 return module.local_ref(name)
-            return f"{base}.{rest}" if rest else base
+            return Ref(f"{base}.{rest}" if rest else base)
 
 
 class ScopeTable:

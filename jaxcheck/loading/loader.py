@@ -1,38 +1,34 @@
 """The facts of a whole project that its findings depend on, gathered in waves.
 
-Parsing is the cost, so a project is not parsed whole. First the files that
-can hold a static use (the pre-filter's text); then the files that mention the
-transformed functions by name (their call sites); then, until nothing new is
-asked for, the modules that define what those uses name: classes, their bases,
-and the `__init__.py` files that re-export them. Facts come from the on-disk
-cache when the file is unchanged.
+Parsing is the cost, so a project is not parsed whole: what to read next is
+decided from the facts already read (`references`), never from what the
+analysis would like to know. Facts come from the on-disk cache when the file
+is unchanged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
-from jaxcheck.model.project import Analysis
-from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.config import Config
-from jaxcheck.loading.files import python_files
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
-from jaxcheck.loading.syntax import syntax_error_of
-from jaxcheck.model.symbols import Index
+from jaxcheck.loading.cache import FactsCache, cache_key
+from jaxcheck.loading.files import python_files
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
+from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
 from jaxcheck.loading.source import SourceError, read_source
-from jaxcheck.model.transforms import application
+from jaxcheck.loading.syntax import syntax_error_of
 
 _MAX_WAVES = 12
+_MAX_NAMES = 1_000_000  # re-exports that loop (`from . import x as y`) stop growing the set here
 _MIN_FILES_PER_WORKER = 8
 
 
@@ -60,6 +56,8 @@ class Workspace:
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
+        if self.project.only:
+            return list(self.project.only)
         files = [os.path.abspath(path) for path in python_files(self.project.root, self.config.is_excluded)]
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
@@ -74,27 +72,65 @@ class Workspace:
         Excluded files count too: a class or base they define is still read.
         """
         digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.config.options!r}".encode())
-        everything = [os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)]
+        everything = [] if self.project.only else [
+            os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)
+        ]
         for path in dict.fromkeys([*files, *everything]):
             digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
             digest.update(hashlib.sha256(self.text(path).encode("utf-8", "surrogatepass")).digest())
         return digest.hexdigest()
 
-    def build(self, files: list[str]) -> Analysis:
+    def build(self, files: list[str]) -> list[f.ModuleFacts]:
+        """The facts the project's findings depend on, read from the facts themselves:
+
+        1. the files that can hold a static use (the pre-filter's text);
+        2. the files that use what those offer: their classes, decorated
+           functions, functions applying a transform, names bound to calls;
+        3. the modules that define what 1 and 2 name, and, a wave at a time,
+           the bases, fields and re-exports of what those define.
+        """
         keywords = self.config.options.keywords
-        self._load([path for path in files if may_have_findings(self.text(path), keywords)])
-        callers = self._callers_pattern()
-        if callers is not None:
-            self._load([path for path in files if path not in self.facts and callers.search(self.text(path))])
-        analysis = Analysis(Index(self.facts.values()), self.config.options)
+        taking_part = [path for path in files if may_have_findings(self.text(path), keywords)]
+        self._load(taking_part)
+        offered = {module.module: offered_names(module) for module in self.facts.values()}
+        pattern = users_pattern(offered)
+        if pattern is not None:
+            modules = {name.rpartition(".")[2] for name, names in offered.items() if names}
+            users = [path for path in files if path not in self.facts and uses(self.text(path), pattern, modules)]
+            self._load(users)
+            taking_part += users
+        whole = set(taking_part)
+        done: set[str] = set()
+        named: set[str] = set()
         for _ in range(_MAX_WAVES):
-            analysis.judge_everything()
-            wanted = self._modules_for(analysis.index.missing)
+            for path, module in list(self.facts.items()):
+                if path not in done:
+                    done.add(path)
+                    named |= named_modules(module, whole=path in whole)
+            # Re-exports read in this wave may point names of earlier waves elsewhere.
+            wanted = self._modules_for(self._canonical(named))
             if not wanted:
                 break
             self._load(wanted)
-            analysis = Analysis(Index(self.facts.values()), self.config.options)
-        return analysis
+        return list(self.facts.values())
+
+    def _canonical(self, names: set[str]) -> set[str]:
+        """The names with re-exports followed, as far as the loaded `__init__.py` files tell:
+        the module a name is re-exported from is needed as well as the one defining it."""
+        exports = {module.module: dict(module.imports) for module in self.facts.values()}
+        found = set(names)
+        pending = list(names)
+        while pending:
+            parts = pending.pop().split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                target = exports.get(".".join(parts[:end]), {}).get(parts[end])
+                if target is not None:
+                    resolved = ".".join([target, *parts[end + 1 :]])
+                    if resolved not in found and len(found) < _MAX_NAMES:
+                        found.add(resolved)
+                        pending.append(resolved)
+                    break
+        return found
 
     def text(self, path: str) -> str:
         if path not in self.texts:
@@ -175,31 +211,11 @@ class Workspace:
                 if internal:
                     self.internal_errors.add(path)
 
-    def _callers_pattern(self) -> re.Pattern[str] | None:
-        """Text that a module calling a transformed function from another module
-        must hold: an import of its name, or `module.name`."""
-        names, modules = set(), set()
-        table = self.config.options.table
-        for module in self.facts.values():
-            for function in module.functions:
-                if not function.is_instance_method and any(application(d, table) for d in function.decorators):
-                    names.add(function.name)
-                    modules.add(module.module.rpartition(".")[2])
-            for binding in module.bindings:
-                if ":" not in binding.ref and application(binding.value, table) is not None:
-                    names.add(binding.ref.rpartition(".")[2])
-                    modules.add(module.module.rpartition(".")[2])
-        if not names:
-            return None
-        name = "(?:%s)" % "|".join(sorted(map(re.escape, names)))
-        module = "(?:%s)" % "|".join(sorted(map(re.escape, modules)))
-        return re.compile(rf"\bimport\b[^\n]*\b{name}\b|\bimport\s*\([^)]*\b{name}\b|\b{module}\.{name}\b")
-
-    def _modules_for(self, refs) -> list[str]:
-        """The project files that define the modules the missing refs live in."""
+    def _modules_for(self, names) -> list[str]:
+        """The project files not loaded yet that define the modules of these global names."""
         wanted = []
-        for ref in refs:
-            parts = ref.partition(":")[0].split(".")
+        for name in sorted(names):
+            parts = name.split(".")
             for end in range(len(parts), 0, -1):
                 found = self.project.module_paths(".".join(parts[:end]))
                 if found:

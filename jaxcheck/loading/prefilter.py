@@ -19,6 +19,8 @@ TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pm
 # called at once; passed on (`partial(jax.jit, ...)`); imported under another
 # name. And what comes before it on an indented line: a decorator of a method
 # or nested function, or an application to a name inside a function or class.
+# The names the caching transforms go by (`jax.jit`, `nnx.jit`, `eqx.filter_jit`...).
+TRANSFORM_NAMES = frozenset({"jit", "pjit", "pmap", "checkpoint", "remat", "make_jaxpr", "filter_jit", "filter_pmap"})
 _TRANSFORM = re.compile(r"\b(?:p?jit|pmap|checkpoint|remat|make_jaxpr)\b")
 _AFTER = re.compile(
     r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.)"

@@ -20,6 +20,14 @@ class Project:
 
     root: str
     source_roots: tuple[str, ...]
+    only: tuple[str, ...] = ()  # a project of just these files, analysed alone (no cache)
+
+    @classmethod
+    def alone(cls, path: str) -> Project:
+        """A file as a project of its own: nothing else is read."""
+        path = os.path.abspath(path)
+        folder = os.path.dirname(path)
+        return cls(folder, (folder,), (path,))
 
     @property
     def cache_folder(self) -> str:

@@ -1,4 +1,4 @@
-"""How a class hashes, compares and mutates: the static-safety model of SPEC 3.
+"""How a class hashes, compares and mutates, and what its instances hold (SPEC 3).
 
 A class is judged only when everything that shapes it is known: its bases are
 project classes or known library bases, its decorators are known. Anything
@@ -11,54 +11,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
-from jaxcheck.model.symbols import Index
+from jaxcheck.model.jax_api import (
+    CLASS_VARIABLE,
+    CONSTRUCTION,
+    DATACLASS_MAKERS,
+    FROZEN_DATACLASS_BASES,
+    IDENTITY_HASHES,
+    NEUTRAL_BASES,
+    NEUTRAL_DECORATORS,
+    NEUTRAL_METACLASSES,
+    SETUP,
+    SINGLETON_BASES,
+    UNHASHABLE_BASES,
+    VALUE_BASES,
+)
+from jaxcheck.model.symbols import Symbols
 
 VALUE, IDENTITY, UNHASHABLE, SINGLETON = "value", "identity", "unhashable", "singleton"
-
-_NEUTRAL_BASES = frozenset(
-    {
-        "builtins.object",
-        "abc.ABC",
-        "typing.Generic",
-        "typing.Protocol",
-        "typing_extensions.Protocol",
-    }
-)
-_SINGLETON_BASES = frozenset(
-    {"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"}
-)
-_VALUE_BASES = frozenset({"typing.NamedTuple", "builtins.tuple", "builtins.str", "builtins.int", "builtins.frozenset"})
-_UNHASHABLE_BASES = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
-# Class decorators that write a dataclass, each with its default for `frozen`.
-_DATACLASS_MAKERS = {
-    "dataclasses.dataclass": False,
-    "flax.struct.dataclass": True,
-    "attr.s": False,
-    "attr.attrs": False,
-    "attr.define": False,
-    "attrs.define": False,
-    "attr.mutable": False,
-    "attrs.mutable": False,
-    "attr.frozen": True,
-    "attrs.frozen": True,
-}
-# Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.
-_FROZEN_DATACLASS_BASES = frozenset({"equinox.Module", "equinox._module.Module", "flax.struct.PyTreeNode"})
-_NEUTRAL_DECORATORS = frozenset(
-    {
-        "typing.final",
-        "typing_extensions.final",
-        "functools.total_ordering",
-        "typing.runtime_checkable",
-        "jax.tree_util.register_pytree_node_class",
-        "jax.tree_util.register_static",
-    }
-)
-_NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta"})
-CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__", "__setstate__", "__attrs_post_init__"})
-CLASS_VARIABLE = "typing.ClassVar"  # how the facts mark a ClassVar annotation
-_ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # how writes happen, not writes
-_IDENTITY_HASHES = frozenset({"builtins.id", "builtins.object.__hash__"})
 
 
 @dataclass(frozen=True)
@@ -77,10 +46,11 @@ class Field:
     location: f.Location
     path: str
     value: f.Value | None
-    annotation: tuple[str, ...]
+    annotation: tuple[f.Ref, ...]
     declared: bool = False  # a field of a dataclass-like class (a constructor argument)
     compared: bool = False  # its generated `__eq__` compares it
     per_instance: bool = False  # assigned while an instance is built, not in the class body
+    owner: str = ""  # the class whose body or construction gives it
 
 
 @dataclass(frozen=True)
@@ -96,14 +66,18 @@ class Traits:
     has_state: bool  # it has fields or instance attributes to read
 
 
-class StaticSafety:
+class Classes:
     """Judges project classes on demand, each once, bases before subclasses."""
 
-    def __init__(self, index: Index, static_bases=(), singletons=()) -> None:
-        self.index = index
+    def __init__(self, symbols: Symbols, static_bases=(), singletons=()) -> None:
+        self.symbols = symbols
         self.static_bases = frozenset(static_bases)  # configured: immutable and hashed by value
         self.singletons = frozenset(singletons)  # configured: one instance, so hashing by identity is right
         self._traits: dict[str, Traits | None] = {}
+        self._fields: dict[str, list[Field]] = {}
+        self._construction: dict[str, frozenset[str]] = {}
+
+    # --- hashing and mutability ---------------------------------------------------------------
 
     def traits(self, qualname: str) -> Traits | None:
         """The traits of a project class; None when it cannot be judged."""
@@ -113,44 +87,38 @@ class StaticSafety:
         return self._traits[qualname]
 
     def _judge(self, qualname: str) -> Traits | None:
-        cls = self.index.classes[qualname]
         if qualname in self.static_bases:
             return Traits(False, "", VALUE, "", None, True, True)
-        traits = self._judge_class(qualname, cls)
+        traits = self._judge_class(qualname, self.symbols.classes[qualname])
         if traits is not None and qualname in self.singletons and traits.hashing == IDENTITY:
             traits = replace(traits, hashing=SINGLETON, hashing_because="a configured singleton")
         return traits
 
     def _judge_class(self, qualname: str, cls: f.ClassFacts) -> Traits | None:
-        dataclass_ = None
-        for decorator in cls.decorators:
-            if decorator.ref in _DATACLASS_MAKERS:
-                dataclass_ = _dataclass_options(decorator, _DATACLASS_MAKERS[decorator.ref])
-                if dataclass_ is not None:
-                    dataclass_ = replace(dataclass_, maker="@" + decorator.ref.replace("dataclasses.", ""))
-                if dataclass_ is None:
-                    return None
-            elif decorator.ref not in _NEUTRAL_DECORATORS:
-                return None
-        if any(key != "metaclass" or ref not in _NEUTRAL_METACLASSES for key, ref in cls.keywords):
+        dataclass_ = self._dataclass(cls)
+        if dataclass_ is False:
+            return None
+        if any(key != "metaclass" or ref is None or ref.dotted not in NEUTRAL_METACLASSES for key, ref in cls.keywords):
             return None
         bases: list[Traits] = []
         singleton = value_base = unhashable_base = False
-        for base in cls.bases:
-            if base in _NEUTRAL_BASES:
+        for base in self.symbols.bases(qualname):
+            if base is None:
+                return None
+            if base in NEUTRAL_BASES:
                 continue
-            if base in _FROZEN_DATACLASS_BASES:
+            if base in FROZEN_DATACLASS_BASES:
                 dataclass_ = dataclass_ or Dataclass(frozen=True, eq=True, unsafe_hash=False)
-            elif self.index.canonical(base) in self.static_bases or base in self.static_bases:
+            elif base in self.static_bases:
                 value_base = True
-            elif base in _SINGLETON_BASES:
+            elif base in SINGLETON_BASES:
                 singleton = True
-            elif base in _VALUE_BASES:
+            elif base in VALUE_BASES:
                 value_base = True
-            elif base in _UNHASHABLE_BASES:
+            elif base in UNHASHABLE_BASES:
                 unhashable_base = True
-            elif self.index.lookup_class(base) is not None:
-                traits = self.traits(self.index.lookup_class(base))
+            elif base in self.symbols.classes:
+                traits = self.traits(base)
                 if traits is None:
                     return None
                 bases.append(traits)
@@ -162,6 +130,21 @@ class StaticSafety:
         mutable, mutable_because = self._mutability(cls, dataclass_, bases, value_base)
         hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
         return Traits(mutable, mutable_because, *hashing, has_state)
+
+    @staticmethod
+    def _dataclass(cls: f.ClassFacts) -> Dataclass | None | bool:
+        """The dataclass options its decorator gives; None for no dataclass; False
+        when a decorator is unknown or its options are not literals."""
+        found = None
+        for decorator in cls.decorators:
+            if decorator.dotted in DATACLASS_MAKERS:
+                found = _dataclass_options(decorator, DATACLASS_MAKERS[decorator.dotted])
+                if found is None:
+                    return False
+                found = replace(found, maker="@" + decorator.dotted.replace("dataclasses.", ""))
+            elif decorator.dotted not in NEUTRAL_DECORATORS:
+                return False
+        return found
 
     def _mutability(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool) -> tuple[bool, str]:
         if dataclass_ is not None and dataclass_.frozen:
@@ -179,7 +162,7 @@ class StaticSafety:
 
     def _hashing(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool, unhashable_base: bool):
         """(hashing, why, member at fault, compares by value), as Python and `dataclass` decide them."""
-        eq_method = self.index.method(cls.qualname, "__eq__")
+        eq_method = self.symbols.method(cls.qualname, "__eq__")
         by_value = (
             eq_method is not None
             or (dataclass_ is not None and dataclass_.eq)
@@ -188,7 +171,7 @@ class StaticSafety:
         )
         hashing, because, location = self._hash_kind(cls, dataclass_, eq_method, bases, value_base, unhashable_base)
         if hashing == VALUE and not by_value:
-            hash_method = self.index.find_method(cls.qualname, "__hash__")
+            hash_method = self.symbols.find_method(cls.qualname, "__hash__")
             return (
                 IDENTITY,
                 "it defines `__hash__` but no `__eq__`, so equal instances still compare by identity",
@@ -202,12 +185,12 @@ class StaticSafety:
             if attribute.name == "__hash__" and attribute.value is not None:
                 if attribute.value.kind == f.CONSTANT and attribute.value.literal is None:
                     return UNHASHABLE, "it sets `__hash__ = None`", attribute.location
-                if attribute.value.ref in _IDENTITY_HASHES:
+                if attribute.value.dotted in IDENTITY_HASHES:
                     return IDENTITY, "its `__hash__` is `object.__hash__`, the object's identity", attribute.location
                 return VALUE, "", None
-        hash_method = self.index.method(cls.qualname, "__hash__")
+        hash_method = self.symbols.method(cls.qualname, "__hash__")
         defers = hash_method is not None and bool(hash_method.returns) and all(
-            value.ref == "builtins.super().__hash__" for value in hash_method.returns
+            value.dotted == "builtins.super().__hash__" for value in hash_method.returns
         )
         if hash_method is not None and not defers:
             if any(_is_identity_hash(value) for value in hash_method.returns):
@@ -242,109 +225,100 @@ class StaticSafety:
 
     def _blocks_setattr(self, cls: f.ClassFacts) -> bool:
         """A `__setattr__` that can raise: frozen, or frozen once built (`if self._frozen: raise`)."""
-        method = self.index.method(cls.qualname, "__setattr__")
+        method = self.symbols.method(cls.qualname, "__setattr__")
         return method is not None and method.raises
 
     def _has_state(self, cls: f.ClassFacts) -> bool:
         if any(not attribute.name.startswith("__") for attribute in cls.attributes):
             return True
         for method in cls.methods:
-            function = self.index.functions[method]
-            if function.is_instance_method and self.index.writes.get(
-                f"{method}:{function.parameters[0].name}"
-            ):
+            function = self.symbols.functions[method]
+            if function.is_instance_method and self.symbols.writes.get(f.Ref(function.self_name, method)):
                 return True
         return False
 
-    def mutation_sites(self, qualname: str) -> list[tuple[f.AttributeWrite, str, bool]]:
-        """Writes to attributes of the class's instances after construction.
-
-        Each is (write, path, inside), `inside` when a method of the class does it.
-        """
-        sites = []
-        construction = self._construction_methods(qualname)
-        methods = self._methods_with_bases(qualname)
-        for method in methods:
-            function = self.index.functions[method]
-            if function.name in construction or function.name in _ATTRIBUTE_HOOKS:
-                continue
-            if not function.is_instance_method:
-                continue
-            for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
-                sites.append((write, path, True))
-        for target, writes in self.index.writes.items():
-            outside = [(write, path) for write, path in writes if write.function not in methods]
-            if outside and qualname in self.index.instance_classes(target):
-                sites.extend((write, path, False) for write, path in outside)
-        return sites
-
-    def _methods_with_bases(self, qualname: str) -> list[str]:
-        cls = self.index.classes[qualname]
-        methods = list(cls.methods)
-        for base in map(self.index.canonical, cls.bases):
-            if base in self.index.classes and base != qualname:
-                methods.extend(self._methods_with_bases(base))
-        return methods
-
-    def fields(self, qualname: str) -> list[Field]:
-        """What a class's instances hold: names given in its body (ClassVars left
-        out) and attributes set on `self` while it is built, each with where and what."""
-        return self._fields(qualname, set())
-
-    def _fields(self, qualname: str, seen: set[str]) -> list[Field]:
-        seen.add(qualname)
-        cls = self.index.classes[qualname]
-        declared = self.is_dataclass_like(qualname)
-        found = [
-            Field(
-                attribute.name,
-                attribute.location,
-                self.index.path_of[qualname],
-                attribute.value,
-                attribute.annotation,
-                declared,
-                declared and _compared(attribute.value),
-            )
-            for attribute in cls.attributes
-            if attribute.annotation and CLASS_VARIABLE not in attribute.annotation and not attribute.name.startswith("__")
-        ]
-        construction = self._construction_methods(qualname)
-        for method in cls.methods:
-            function = self.index.functions[method]
-            if function.name not in construction or not function.is_instance_method:
-                continue
-            for write, path in self.index.writes.get(f"{method}:{function.parameters[0].name}", ()):
-                if write.attribute != "*" and not write.attribute.startswith("__"):
-                    found.append(Field(write.attribute, write.location, path, write.value, (), per_instance=True))
-        for base in map(self.index.canonical, cls.bases):
-            if base in self.index.classes and base not in seen:
-                found.extend(self._fields(base, seen))
-        return found
+    # --- what instances hold --------------------------------------------------------------------
 
     def is_dataclass_like(self, qualname: str) -> bool:
         """Its annotated names are constructor arguments and compared fields:
         dataclasses, attrs, flax.struct, equinox modules, NamedTuples."""
-        cls = self.index.classes[qualname]
-        if any(decorator.ref in _DATACLASS_MAKERS for decorator in cls.decorators):
+        cls = self.symbols.classes[qualname]
+        if any(decorator.dotted in DATACLASS_MAKERS for decorator in cls.decorators):
             return True
-        bases = {self.index.canonical(base) for base in cls.bases}
-        return bool(bases & (_FROZEN_DATACLASS_BASES | {"typing.NamedTuple"}))
+        return bool(set(self.symbols.bases(qualname)) & (FROZEN_DATACLASS_BASES | {"typing.NamedTuple"}))
 
-    def _construction_methods(self, qualname: str) -> set[str]:
-        """`__init__` and friends, and the helpers they call on `self`."""
-        names = set(CONSTRUCTION)
-        pending = [m for m in self._methods_with_bases(qualname) if m.rpartition(".")[2] in CONSTRUCTION]
-        while pending:
-            function = self.index.functions[pending.pop()]
-            if not function.parameters:
+    def fields(self, qualname: str) -> list[Field]:
+        """What a class's instances hold: names given in its body (ClassVars left
+        out) and attributes set on `self` while it is built, each with where and
+        what, the class's own first, then its bases'."""
+        known = self._fields.get(qualname)
+        if known is None:
+            known = self._fields[qualname] = [
+                field for cls in self.symbols.mro(qualname) for field in self._own_fields(cls, qualname)
+            ]
+        return known
+
+    def _own_fields(self, owner: str, qualname: str) -> list[Field]:
+        cls = self.symbols.classes[owner]
+        declared = self.is_dataclass_like(owner)
+        path = self.symbols.path_of[owner]
+        found = [
+            Field(
+                attribute.name,
+                attribute.location,
+                path,
+                attribute.value,
+                attribute.annotation,
+                declared,
+                declared and _compared(attribute.value),
+                owner=owner,
+            )
+            for attribute in cls.attributes
+            if attribute.annotation
+            and not any(ref.dotted == CLASS_VARIABLE for ref in attribute.annotation)
+            and not attribute.name.startswith("__")
+        ]
+        construction = self.construction_methods(qualname)
+        for method in cls.methods:
+            function = self.symbols.functions[method]
+            if function.name not in construction or not function.is_instance_method:
                 continue
-            use = function.parameter_use(function.parameters[0].name)
+            for write, write_path in self.symbols.writes.get(f.Ref(function.self_name, method), ()):
+                if write.attribute != "*" and not write.attribute.startswith("__"):
+                    found.append(
+                        Field(write.attribute, write.location, write_path, write.value, (), per_instance=True, owner=owner)
+                    )
+        return found
+
+    def construction_methods(self, qualname: str) -> frozenset[str]:
+        """The methods that build an instance: `__init__` and friends, flax's
+        `setup`, and the helpers they call on `self`."""
+        known = self._construction.get(qualname)
+        if known is not None:
+            return known
+        names = set(CONSTRUCTION | SETUP)
+        pending = [method for method in self.symbols.methods(qualname) if method.name in names]
+        while pending:
+            function = pending.pop()
+            use = function.parameter_use(function.self_name) if function.is_instance_method else None
             for attribute in use.attributes if use else ():
-                helper = self.index.find_method(qualname, attribute)
-                if helper is not None and attribute not in names:
+                helper = self.symbols.find_method(qualname, attribute)
+                if helper is not None and attribute not in names and helper.is_instance_method:
                     names.add(attribute)
-                    pending.append(helper.qualname)
-        return names
+                    pending.append(helper)
+        self._construction[qualname] = frozenset(names)
+        return self._construction[qualname]
+
+    def equality_method(self, qualname: str, name: str) -> f.FunctionFacts | None:
+        """The hand-written `__eq__`/`__hash__` a class uses, or None when a
+        dataclass writes it (or none is written and object's is used)."""
+        for cls in self.symbols.mro(qualname):
+            method = self.symbols.method(cls, name)
+            if method is not None:
+                return method if method.is_instance_method else None
+            if self.is_dataclass_like(cls):
+                return None
+        return None
 
 
 def _dataclass_options(decorator: f.Value, frozen: bool) -> Dataclass | None:
@@ -380,6 +354,6 @@ def _compared(value: f.Value | None) -> bool:
 
 def _is_identity_hash(value: f.Value) -> bool:
     """`id(self)`, `object.__hash__(self)`, or an expression built on them (`hash(id(self))`)."""
-    if value.kind == f.CALL and value.ref in _IDENTITY_HASHES:
+    if value.kind == f.CALL and value.dotted in IDENTITY_HASHES:
         return True
     return any(_is_identity_hash(arg) for arg in value.args)

@@ -1,4 +1,4 @@
-"""The functions transforms make, and what becomes of each.
+"""The functions transforms make, what becomes of each, and which code runs again and again.
 
 A jitted function keeps its cache for as long as it lives. Kept (stored,
 returned, called again and again), it bakes in what it closed over when it
@@ -9,11 +9,16 @@ how the transform's result is used where it is made.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from functools import cached_property
 
 from jaxcheck import facts as f
-from jaxcheck.model.symbols import Index
-from jaxcheck.model.transforms import Application, Transform, application
+from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import PARTIAL, TRACING_LIBRARIES, TRACING_NAMES, TREE_MAPS, Transform
+from jaxcheck.model.state import Chain
+from jaxcheck.model.symbols import Symbols
+from jaxcheck.model.transforms import Application, application
 
 KEPT = "kept"  # stored, returned or passed on: lives past the call that made it
 REUSED = "reused"  # held in a local and called more than once
@@ -21,6 +26,7 @@ CALLED = "called"  # called where it is made: `jax.jit(f)(x)`
 DROPPED = "dropped"  # made as a statement: nothing keeps it
 ONCE = "once"  # held in a local called once, or made and called on each turn of a loop
 THROWAWAY = frozenset({CALLED, DROPPED, ONCE})
+_CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
 
 
 @dataclass(frozen=True)
@@ -28,12 +34,13 @@ class Made:
     """A transform applied in a module."""
 
     application: Application
+    path: str  # the file it is in
     function: str  # the enclosing function's qualname; "" at module level
     fate: str
     nested: f.FunctionFacts | None = None  # the nested function a decorator applies it to
-    # For a lambda or nested function: the attributes it reads of parameters
-    # of the function it is made in, as refs ("pkg.mod.Model.__init__:self.scale").
-    reads: tuple[str, ...] = ()
+    # For a lambda or nested function: what it reads of parameters of the
+    # function it is made in (`self.scale` of `Model.__init__`).
+    reads: tuple[Ref, ...] = ()
     in_loop: bool = False  # made on every turn of a loop of the function it is in
 
     @property
@@ -41,51 +48,163 @@ class Made:
         return self.application.transform
 
 
-def made_functions(module: f.ModuleFacts, index: Index, table: dict[str, Transform]) -> list[Made]:
-    """Every application of a transform to a function in the module,
-    as a call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
-    called = {value.func.key for _, value in module.calls if value.func is not None}
-    dropped = set(module.discarded)
-    looped = set(module.looped)
-    closures = {closure.location: closure.reads for closure in module.closures}
-    made = []
-    for function, value in module.calls:
-        applied = application(value, table)
-        if applied is None or applied.target is None:
-            continue
-        in_loop = value.location in looped
-        if value.key in called:
-            fate = CALLED
-        elif value.location in dropped:
-            fate = DROPPED
-        else:
-            fate, in_loop = _fate_of_binding(module, index, value)
-        target = applied.target
-        reads = closures.get(target.location, ()) if target.kind == f.LAMBDA else ()
-        if target.kind == f.NAME and target.ref in index.functions:
-            reads = index.functions[target.ref].free_reads
-        made.append(Made(applied, function, fate, reads=reads, in_loop=in_loop))
-    for nested in module.functions:
-        parent = nested.qualname.rpartition(".")[0]
-        if nested.class_qualname or parent not in index.functions:
-            continue
-        for decorator in nested.decorators:
-            applied = application(decorator, table)
-            if applied is not None and applied.target is None:
-                use = next((use for use in index.functions[parent].locals if use.location == nested.location), None)
-                in_loop = use is not None and use.loop_depth > 0
-                made.append(Made(applied, parent, _fate(use), nested, nested.free_reads, in_loop))
-    return made
+class Functions:
+    """Transform applications and the calls between the project's functions."""
+
+    def __init__(self, symbols: Symbols, table: dict[str, Transform]) -> None:
+        self.symbols = symbols
+        self.table = table
+        self._made: dict[str, list[Made]] = {}
+
+    def made(self, path: str) -> list[Made]:
+        """The functions compiling transforms make in the module at `path`."""
+        known = self._made.get(path)
+        if known is None:
+            known = self._made[path] = self._made_in(self.symbols.modules[path])
+        return known
+
+    def _made_in(self, module: f.ModuleFacts) -> list[Made]:
+        """Every application of a transform to a function in the module, as a
+        call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
+        called = {value.func.key for _, value in module.calls if value.func is not None}
+        dropped = set(module.discarded)
+        looped = set(module.looped)
+        closures = {closure.location: closure.reads for closure in module.closures}
+        made = []
+        for function, value in module.calls:
+            applied = application(value, self.table)
+            if applied is None or applied.target is None:
+                continue
+            in_loop = value.location in looped
+            if value.key in called:
+                fate = CALLED
+            elif value.location in dropped:
+                fate = DROPPED
+            else:
+                fate, in_loop = self._fate_of_binding(module, value)
+            target = applied.target
+            reads = closures.get(target.location, ()) if target.kind == f.LAMBDA else ()
+            if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
+                nested = self.symbols.functions.get(target.ref.name)
+                if nested is not None:
+                    reads = nested.free_reads
+            made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop))
+        for nested in module.functions:
+            parent = nested.qualname.rpartition(".")[0]
+            if nested.class_qualname or parent not in self.symbols.functions:
+                continue
+            for decorator in nested.decorators:
+                applied = application(decorator, self.table)
+                if applied is not None and applied.target is None:
+                    use = next((use for use in self.symbols.functions[parent].locals if use.location == nested.location), None)
+                    in_loop = use is not None and use.loop_depth > 0
+                    made.append(Made(applied, module.path, parent, _fate(use), nested, nested.free_reads, in_loop))
+        return made
+
+    def _fate_of_binding(self, module: f.ModuleFacts, value: f.Value) -> tuple[str, bool]:
+        """(fate, made in a loop) of a transform's result assigned to a name."""
+        for ref in self.symbols.bound_names(module.path, value):
+            if ref.is_local and ref.function in self.symbols.functions:
+                use = next((use for use in self.symbols.functions[ref.function].locals if use.name == ref.name), None)
+                return _fate(use), use is not None and use.loop_depth > 0
+        return KEPT, False
+
+    def bound_methods(self, made: Made) -> list[tuple[str, f.FunctionFacts]]:
+        """(class, method) for a transform given `obj.method`, one pair per class `obj` may hold."""
+        target = made.application.target
+        if made.nested is not None or target is None or target.kind != f.NAME or target.ref is None:
+            return []
+        owner = target.ref.parent
+        if owner is None:
+            return []
+        found = []
+        for cls in self.symbols.instance_classes(owner):
+            method = self.symbols.find_method(cls, target.ref.last)
+            if method is not None and method.is_instance_method:
+                found.append((cls, method))
+        return found
+
+    def closed_over(self, made: Made) -> dict[str, set[Chain]]:
+        """For a lambda or nested function given to a transform: class -> what it
+        reads of the `self` of the method it is made in."""
+        found: dict[str, set[Chain]] = defaultdict(set)
+        for read in made.reads:
+            function = self.symbols.functions.get(read.function)
+            if function is not None and function.is_instance_method and function.self_name == read.name and read.attributes:
+                found[function.class_qualname].add(read.attributes)
+        return found
+
+    def callees(self, ref: Ref | None) -> list[str]:
+        """The project functions a call of `ref` may run: a function, a class's
+        `__init__`, a method of an object whose class is known, or the
+        `__call__` of such an object."""
+        if ref is None:
+            return []
+        if not ref.is_local:
+            canonical = self.symbols.canonical(ref).name
+            if canonical in self.symbols.functions:
+                return [canonical]
+            if canonical in self.symbols.classes:
+                method = self.symbols.find_method(canonical, "__init__")
+                return [method.qualname] if method is not None else []
+            if "()." in canonical:  # `Model(2.0).warm(x)`
+                built, _, name = canonical.rpartition("().")
+                cls = self.symbols.lookup_class(Ref(built))
+                method = self.symbols.find_method(cls, name) if cls is not None else None
+                return [method.qualname] if method is not None else []
+        found = [(cls, "__call__") for cls in self.symbols.instance_classes(ref)]
+        owner = ref.parent
+        if owner is not None:
+            found += [(cls, ref.last) for cls in self.symbols.instance_classes(owner)]
+        methods = (self.symbols.find_method(cls, name) for cls, name in found)
+        return [method.qualname for method in methods if method is not None]
+
+    @cached_property
+    def called_repeatedly(self) -> set[str]:
+        """The functions the project calls on every turn of a loop: directly, or
+        through the functions such a loop calls (a few calls deeper)."""
+        calls: dict[str, list[Ref]] = defaultdict(list)  # caller -> what it calls
+        repeated: set[str] = set()
+        for module in self.symbols.modules.values():
+            for _, ref in module.loop_calls:
+                repeated.update(self.callees(ref))
+            for caller, call in module.calls:
+                if call.dotted in TREE_MAPS and call.args and call.args[0].kind == f.NAME:
+                    repeated.update(self.callees(call.args[0].ref))  # called once per leaf
+                if caller and call.ref is not None:
+                    calls[caller].append(call.ref)
+        frontier = set(repeated)
+        for _ in range(_CALLS_DEEP):
+            frontier = {callee for caller in frontier for ref in calls.get(caller, ()) for callee in self.callees(ref)}
+            frontier -= repeated
+            repeated |= frontier
+        return repeated
+
+    def traced(self, path: str) -> set[str]:
+        """The functions of the module that JAX, flax or equinox trace or transform:
+        decorated by them, or handed to them (`lax.scan(body, ...)`, `jax.jit(self.step)`)."""
+        module = self.symbols.modules[path]
+        traced = set()
+        for function in module.functions:
+            if any(_from_tracing_library(decorator) for decorator in function.decorators):
+                traced.add(function.qualname)
+        for _, call in module.calls:
+            if _from_tracing_library(call):
+                for value in (*call.args, *(value for _, value in call.keywords)):
+                    if value.kind == f.NAME:
+                        traced.update(self.callees(value.ref))
+        return traced
 
 
-def _fate_of_binding(module: f.ModuleFacts, index: Index, value: f.Value) -> tuple[str, bool]:
-    """(fate, made in a loop) of a transform's result assigned to a name."""
-    for ref in index.bound_names(module.path, value):
-        function, sep, name = ref.partition(":")
-        if sep and function in index.functions:
-            use = next((use for use in index.functions[function].locals if use.name == name), None)
-            return _fate(use), use is not None and use.loop_depth > 0
-    return KEPT, False
+def _from_tracing_library(value: f.Value) -> bool:
+    """A transform of jax, flax or equinox that traces what it is given
+    (`jax.tree_util.tree_map` calls its function on every call instead)."""
+    name = value.dotted
+    if name.startswith(TRACING_LIBRARIES) and name.rpartition(".")[2] in TRACING_NAMES:
+        return True
+    if value.kind == f.CALL and name == PARTIAL and value.args:
+        return _from_tracing_library(value.args[0])
+    return value.func is not None and _from_tracing_library(value.func)
 
 
 def _fate(use: f.LocalUse | None) -> str:

@@ -15,23 +15,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.model.symbols import Index
-
-# Class decorators, with the methods they take the flatten from.
-_CLASS_REGISTRATIONS = {
-    "register_pytree_node_class": ("tree_flatten",),
-    "register_pytree_with_keys_class": ("tree_flatten_with_keys", "tree_flatten"),
-}
-# Registration calls, with where their flatten functions are: positions, keywords.
-_CALL_REGISTRATIONS = {
-    "register_pytree_node": ((1,), ("flatten_func",)),
-    "register_pytree_with_keys": ((1, 3), ("flatten_with_keys", "flatten_func")),
-}
-_TREE_UTIL = ("jax.tree_util.", "jax._src.tree_util.")
-_REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
-_NNX_STATIC = frozenset({"flax.nnx.static"})
-_TREE_STATIC = frozenset({"jax.tree.static", "jax._src.tree.static"})
-_JAX_DATACLASSES_STATIC = "jax_dataclasses.Static"
+from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import (
+    CALL_REGISTRATIONS,
+    CLASS_REGISTRATIONS,
+    JAX_DATACLASSES_STATIC,
+    NNX_STATIC,
+    REGISTER_DATACLASS,
+    TREE_STATIC,
+    tree_util_name,
+)
+from jaxcheck.model.symbols import Symbols
 
 
 @dataclass(frozen=True)
@@ -41,7 +35,7 @@ class AuxElement:
     value: f.Value
     path: str  # the file the expression is in
     cls: str | None  # the registered project class, when known
-    subject: str  # the ref of the object being flattened: "pkg.Point.tree_flatten:self", ":p" in a lambda
+    subject: Ref | None  # the object being flattened: `self` of `Point.tree_flatten`, `p` of a lambda
     flatten: str  # how messages name the flatten
 
 
@@ -56,82 +50,74 @@ class StaticField:
     how: str  # the specifier, for messages: "`eqx.field(static=True)`"
 
 
-def _tree_util(ref: str, names) -> str | None:
-    for prefix in _TREE_UTIL:
-        if ref.startswith(prefix) and ref[len(prefix) :] in names:
-            return ref[len(prefix) :]
-    return None
-
-
-def aux_elements(index: Index) -> list[AuxElement]:
+def aux_elements(symbols: Symbols) -> list[AuxElement]:
     """Every element of `aux_data` returned by the registered flatten functions."""
     found: list[AuxElement] = []
     registered: list[tuple[str, str]] = []  # (class, how)
-    for cls in index.classes.values():
+    for cls in symbols.classes.values():
         for decorator in cls.decorators:
-            registration = _tree_util(decorator.ref, _CLASS_REGISTRATIONS)
+            registration = tree_util_name(decorator.dotted, CLASS_REGISTRATIONS)
             if registration is not None:
                 registered.append((cls.qualname, registration))
-    for module in index.modules.values():
+    for module in symbols.modules.values():
         for _, call in module.calls:
-            registration = _tree_util(call.ref, _CLASS_REGISTRATIONS)  # `C = register_pytree_node_class(C)`
+            registration = tree_util_name(call.dotted, CLASS_REGISTRATIONS)  # `C = register_pytree_node_class(C)`
             if registration is not None and call.args and call.args[0].kind == f.NAME:
-                cls = index.lookup_class(call.args[0].ref)
+                cls = symbols.lookup_class(call.args[0].ref)
                 if cls is not None:
                     registered.append((cls, registration))
     for cls, registration in dict.fromkeys(registered):
-        for name in _CLASS_REGISTRATIONS[registration]:
-            method = index.find_method(cls, name)
+        for name in CLASS_REGISTRATIONS[registration]:
+            method = symbols.find_method(cls, name)
             if method is not None and method.is_instance_method:
-                found.extend(_of_function(index, method, cls))
-    for module in index.modules.values():
+                found.extend(_of_function(symbols, method, cls))
+    for module in symbols.modules.values():
         for _, call in module.calls:
-            registration = _tree_util(call.ref, _CALL_REGISTRATIONS)
+            registration = tree_util_name(call.dotted, CALL_REGISTRATIONS)
             if registration is None or not call.args:
                 continue
-            cls = index.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
-            positions, keywords = _CALL_REGISTRATIONS[registration]
+            cls = symbols.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+            positions, keywords = CALL_REGISTRATIONS[registration]
             given = [call.args[n] for n in positions if n < len(call.args)]
             given += [value for key, value in call.keywords if key in keywords]
             for flatten in given:
                 if flatten.kind == f.LAMBDA:
                     found.extend(_of_lambda(module.path, flatten, cls, registration))
                 elif flatten.kind == f.NAME:
-                    function = index.lookup_function(flatten.ref)
+                    function = symbols.lookup_function(flatten.ref)
                     if function is not None and function.parameters:
-                        found.extend(_of_function(index, function, cls))
+                        found.extend(_of_function(symbols, function, cls))
     return found
 
 
-def _of_function(index: Index, function: f.FunctionFacts, cls: str | None, helpers: int = 2) -> list[AuxElement]:
+def _of_function(symbols: Symbols, function: f.FunctionFacts, cls: str | None, helpers: int = 2) -> list[AuxElement]:
     """The aux elements a flatten function returns, through its locals and
     through the helpers it returns the result of (`return self._flatten()`,
     `return _flatten(self)`), `helpers` levels deep."""
-    path = index.path_of[function.qualname]
-    subject = f"{function.qualname}:{function.parameters[0].name}" if function.parameters else ""
-    module = index.modules[path].module
-    shown = function.qualname[len(module) + 1 :] if function.qualname.startswith(module + ".") else function.qualname
+    path = symbols.path_of[function.qualname]
+    subject = Ref(function.parameters[0].name, function.qualname) if function.parameters else None
+    shown = symbols.short_name(function.qualname)
     elements = []
     for returned in function.returns:
-        helper = _helper(index, returned, subject, cls) if helpers else None
+        helper = _helper(symbols, returned, subject, cls) if helpers else None
         if helper is not None:
-            elements.extend(_of_function(index, helper, cls, helpers - 1))
-        for pair in [returned, *_bound(index, returned)]:
+            elements.extend(_of_function(symbols, helper, cls, helpers - 1))
+        for pair in [returned, *_bound(symbols, returned)]:
             if pair.kind == f.TUPLE and len(pair.args) == 2:
-                for value in _spread(index, pair.args[1]):
+                for value in _spread(symbols, pair.args[1]):
                     elements.append(AuxElement(value, path, cls, subject, f"`{shown}`"))
     return elements
 
 
-def _helper(index: Index, returned: f.Value, subject: str, cls: str | None) -> f.FunctionFacts | None:
+def _helper(symbols: Symbols, returned: f.Value, subject: Ref | None, cls: str | None) -> f.FunctionFacts | None:
     """The function a flatten hands the object to and returns the result of."""
-    if returned.kind != f.CALL or not subject:
+    if returned.kind != f.CALL or subject is None or returned.ref is None:
         return None
-    if cls is not None and returned.ref.startswith(subject + "."):
-        method = index.find_method(cls, returned.ref[len(subject) + 1 :])
+    if cls is not None and returned.ref.base == subject and len(returned.ref.attributes) == 1:
+        method = symbols.find_method(cls, returned.ref.last)
         return method if method is not None and method.is_instance_method else None
     if returned.args and returned.args[0].kind == f.NAME and returned.args[0].ref == subject:
-        function = index.lookup_function(returned.ref)
+        function = symbols.lookup_function(returned.ref)
         return function if function is not None and function.parameters else None
     return None
 
@@ -139,7 +125,7 @@ def _helper(index: Index, returned: f.Value, subject: str, cls: str | None) -> f
 def _of_lambda(path: str, flatten: f.Value, cls: str | None, registration: str) -> list[AuxElement]:
     if not flatten.args or not flatten.literal:
         return []
-    body, subject = flatten.args[0], ":" + flatten.literal[0]
+    body, subject = flatten.args[0], Ref(flatten.literal[0], f.LAMBDA_SCOPE)
     if body.kind != f.TUPLE or len(body.args) != 2:
         return []
     aux = body.args[1]
@@ -148,49 +134,49 @@ def _of_lambda(path: str, flatten: f.Value, cls: str | None, registration: str) 
     return [AuxElement(value, path, cls, subject, shown) for value in values]
 
 
-def _bound(index: Index, value: f.Value) -> list[f.Value]:
+def _bound(symbols: Symbols, value: f.Value) -> list[f.Value]:
     """What a flatten's local name was assigned (`aux = (self.n, self.mask)`)."""
-    if value.kind != f.NAME or ":" not in value.ref or "." in value.ref.partition(":")[2]:
+    if value.kind != f.NAME or value.ref is None or not value.ref.is_local or value.ref.attributes:
         return []
-    return [binding.value for binding in index.bindings.get(value.ref, ())]
+    return [binding.value for binding in symbols.bindings.get(value.ref, ())]
 
 
-def _spread(index: Index, aux: f.Value) -> list[f.Value]:
+def _spread(symbols: Symbols, aux: f.Value) -> list[f.Value]:
     """The elements of `aux_data`: a tuple's items, each local name (the
     tuple's or an item's) replaced by what it was assigned."""
     found = []
-    for value in _through_locals(index, aux):
+    for value in _through_locals(symbols, aux):
         if value.kind == f.TUPLE:
             for item in value.args:
-                found.extend(_through_locals(index, item))
+                found.extend(_through_locals(symbols, item))
         else:
             found.append(value)
     return found
 
 
-def _through_locals(index: Index, value: f.Value) -> list[f.Value]:
-    return _bound(index, value) or [value]
+def _through_locals(symbols: Symbols, value: f.Value) -> list[f.Value]:
+    return _bound(symbols, value) or [value]
 
 
-def static_fields(index: Index) -> list[StaticField]:
+def static_fields(symbols: Symbols) -> list[StaticField]:
     """Every static field of the project's classes, each with the specifier that makes it static."""
     meta: dict[str, set[str]] = {}  # class -> names given as `register_dataclass(meta_fields=...)`
-    for module in index.modules.values():
+    for module in symbols.modules.values():
         for _, call in module.calls:
-            if call.ref in _REGISTER_DATACLASS and call.args and call.args[0].kind == f.NAME:
-                cls = index.lookup_class(call.args[0].ref)
+            if call.dotted in REGISTER_DATACLASS and call.args and call.args[0].kind == f.NAME:
+                cls = symbols.lookup_class(call.args[0].ref)
                 if cls is not None:
                     given = call.keyword("meta_fields") or (call.args[2] if len(call.args) > 2 else None)
                     meta.setdefault(cls, set()).update(_names(given))
     found = []
-    for cls in index.classes.values():
-        path = index.path_of[cls.qualname]
+    for cls in symbols.classes.values():
+        path = symbols.path_of[cls.qualname]
         names = set(meta.get(cls.qualname, ()))
         registered = cls.qualname in meta
         for decorator in cls.decorators:
             # `@register_dataclass`, `@partial(register_dataclass, data_fields=..., meta_fields=...)`
-            partial = decorator.ref == "functools.partial" and decorator.args and decorator.args[0].ref in _REGISTER_DATACLASS
-            if decorator.ref in _REGISTER_DATACLASS or partial:
+            partial = decorator.dotted == "functools.partial" and decorator.args and decorator.args[0].dotted in REGISTER_DATACLASS
+            if decorator.dotted in REGISTER_DATACLASS or partial:
                 registered = True
                 names.update(_names(decorator.keyword("meta_fields")))
         for attribute in cls.attributes:
@@ -200,12 +186,12 @@ def static_fields(index: Index) -> list[StaticField]:
             if how is not None:
                 found.append(StaticField(cls.qualname, attribute.name, path, attribute.location, how))
         for method in cls.methods:
-            function = index.functions[method]
+            function = symbols.functions[method]
             if not function.is_instance_method:
                 continue
-            for write, write_path in index.writes.get(f"{method}:{function.parameters[0].name}", ()):
+            for write, write_path in symbols.writes.get(Ref(function.self_name, method), ()):
                 value = write.value
-                if value is not None and value.kind == f.CALL and value.ref in _NNX_STATIC:
+                if value is not None and value.kind == f.CALL and value.dotted == NNX_STATIC:
                     found.append(StaticField(cls.qualname, write.attribute, write_path, write.location, "`nnx.static(...)`"))
     return found
 
@@ -220,24 +206,25 @@ def _specifier(attribute: f.ClassAttribute, registered: bool) -> str | None:
     """How a class-body field is declared static, for messages; None when it is
     not. `metadata={"static": True}` means something only to `register_dataclass`:
     `registered` says whether the class was given to it."""
-    if _JAX_DATACLASSES_STATIC in attribute.annotation:
+    if any(ref.dotted == JAX_DATACLASSES_STATIC for ref in attribute.annotation):
         return "`jax_dataclasses.Static[...]`"
     value = attribute.value
     if value is None or value.kind != f.CALL:
         return None
-    if value.ref in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
+    name = value.dotted
+    if name in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
         return "`eqx.field(static=True)`"
-    if value.ref in ("equinox.static_field", "equinox._module.static_field"):
+    if name in ("equinox.static_field", "equinox._module.static_field"):
         return "`eqx.static_field()`"
-    if value.ref == "flax.struct.field" and _is_false(value.keyword("pytree_node")):
+    if name == "flax.struct.field" and _is_false(value.keyword("pytree_node")):
         return "`struct.field(pytree_node=False)`"
-    if value.ref in _NNX_STATIC:
+    if name == NNX_STATIC:
         return "`nnx.static(...)`"
-    if value.ref == "jax_dataclasses.static_field":
+    if name == "jax_dataclasses.static_field":
         return "`jax_dataclasses.static_field()`"
-    if value.ref in _TREE_STATIC and registered:
+    if name in TREE_STATIC and registered:
         return "`jax.tree.static()`"
-    if value.ref == "dataclasses.field" and registered:
+    if name == "dataclasses.field" and registered:
         metadata = value.keyword("metadata")
         if metadata is not None and _is_true(metadata.keyword("static")):
             return "`field(metadata={'static': True})`"

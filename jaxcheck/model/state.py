@@ -1,69 +1,186 @@
-"""What a method reads of its object, and which of that can change once the object is built.
+"""What traced code reads of an object, and what changes that state once the object is built.
 
 A function traced once bakes in every attribute it read; it goes stale when
-one of them is later assigned. `self.helper()` calls and properties of the
-same class are followed, so a method reading its state through a helper
-counts as reading it.
+one of them is later assigned or changed in place. Reads are attribute chains
+(`self.solver.dt` reads ("solver", "dt")), followed through the `self.helper()`
+methods and properties of the object's class. Changes are the writes, in-place
+item writes and mutating calls (`.append`, `.update`, ...) on an instance
+outside its construction, each with where it is, in which function, and on
+which object.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
+
 from jaxcheck import facts as f
-from jaxcheck.model.project import Analysis
+from jaxcheck.facts import Ref
+from jaxcheck.model.classes import Classes
+from jaxcheck.model.jax_api import ATTRIBUTE_HOOKS, MUTATORS, NOT_READING
+from jaxcheck.model.symbols import Symbols
+
+Chain = tuple[str, ...]
 
 
-def state_reads(analysis: Analysis, cls: str, method: f.FunctionFacts) -> set[str]:
-    """The attributes `method` reads on `self`, through its helpers on the same class."""
-    reads: set[str] = set()
-    pending, seen = [method], {method.qualname}
-    while pending:
-        function = pending.pop()
-        if not function.is_instance_method:
-            continue
-        use = function.parameter_use(function.parameters[0].name)
-        for attribute in use.attributes if use else ():
-            reads.update(_through_helpers(analysis, cls, attribute, pending, seen))
-    return reads
+@dataclass(frozen=True)
+class Reads:
+    """What code reads of one object."""
+
+    chains: frozenset[Chain] = frozenset()  # ("scale",), ("solver", "dt"); a method's name when it is called
+    opaque: bool = False  # also used in ways not followed: stored, returned, passed on
+
+    @property
+    def attributes(self) -> frozenset[str]:
+        return frozenset(chain[0] for chain in self.chains)
+
+    def __or__(self, other: Reads) -> Reads:
+        return Reads(self.chains | other.chains, self.opaque or other.opaque)
+
+    def include(self, path: Chain) -> bool:
+        """Whether a change at `path` changes something read: one chain is the start of the other."""
+        return self.opaque or any(chain[: len(path)] == path or path[: len(chain)] == chain for chain in self.chains)
 
 
-def attribute_reads(analysis: Analysis, cls: str, attributes) -> set[str]:
-    """Attributes read on an object (`self.scale`, `self.helper(...)`), helpers followed."""
-    reads: set[str] = set()
-    pending: list[f.FunctionFacts] = []
-    seen: set[str] = set()
-    for attribute in attributes:
-        reads.update(_through_helpers(analysis, cls, attribute, pending, seen))
-    for method in pending:
-        reads.update(state_reads(analysis, cls, method))
-    return reads
+@dataclass(frozen=True)
+class Change:
+    """State of an object changed after it was built."""
+
+    path: Chain  # the attribute chain changed: ("scale",), ("solver", "dt"); ("items",) changed in place
+    in_place: bool  # the value at `path` was changed in place (an item write, `.append`), not reassigned
+    file: str
+    location: f.Location
+    function: str  # the qualname of the function it is in; "" at module level
+    inside: bool  # in a method of the object's class: part of its API (a setter)
+    target: Ref  # the object, as the code there names it (`self`, `cfg`)
+    text: str  # how a message shows it: "cfg.scale = ...", "self.items.append(...)"
 
 
-def _through_helpers(analysis: Analysis, cls: str, attribute: str, pending: list, seen: set[str]) -> tuple[str, ...]:
-    helper = analysis.index.find_method(cls, attribute)
-    if helper is None:
-        return (attribute,)
-    if helper.qualname not in seen:
-        seen.add(helper.qualname)
-        pending.append(helper)
-    return ()
+def uses_opaquely(use: f.ParameterUse) -> bool:
+    """The value is used in ways not followed: stored, returned, or passed to
+    something that may read any of it."""
+    return use.opaque or any(ref is None or ref.dotted not in NOT_READING for ref in use.passed_to)
 
 
-def changes(
-    analysis: Analysis, cls: str, reads: set[str], made_at: tuple[str, str, f.Location] | None = None
-) -> list[tuple[f.AttributeWrite, str]]:
-    """The writes after construction to attributes in `reads`, as (write, path).
+class State:
+    """Reads and changes of the project's objects, each class's computed once."""
 
-    `made_at` is (path, function, location) of the transform: a write from
-    outside the class earlier in the same function or module body happens
-    before the function is made, and cannot make it stale.
-    """
-    found = []
-    for write, path, inside in analysis.mutations(cls):
-        if write.attribute not in reads and write.attribute != "*":
-            continue
-        if made_at is not None and not inside:
-            where, function, location = made_at
-            if path == where and write.function == function and write.location < location:
+    def __init__(self, symbols: Symbols, classes: Classes) -> None:
+        self.symbols = symbols
+        self.classes = classes
+        self._changes: dict[str, list[Change]] | None = None
+
+    # --- reads ---------------------------------------------------------------------------------
+
+    def parameter_reads(self, function: f.FunctionFacts, parameter: str, cls: str | None = None) -> Reads:
+        """What `function` reads of its `parameter`; with `cls`, the class of the
+        value, through the methods and properties it calls on it."""
+        use = function.parameter_use(parameter)
+        if use is None:
+            return Reads()
+        reads = Reads(frozenset(use.reads), uses_opaquely(use))
+        return self.object_reads(cls, reads) if cls else reads
+
+    def object_reads(self, cls: str, reads: Reads) -> Reads:
+        """`reads` of an instance of `cls`, with what the methods and properties it names read of it."""
+        chains, opaque = set(reads.chains), reads.opaque
+        pending, seen = [chain[0] for chain in reads.chains], set()
+        while pending:
+            name = pending.pop()
+            helper = self.symbols.find_method(cls, name)
+            if name in seen or helper is None or not helper.is_instance_method:
                 continue
-        found.append((write, path))
-    return sorted(found, key=lambda item: (item[1], item[0].location))
+            seen.add(name)
+            use = helper.parameter_use(helper.self_name)
+            if use is not None:
+                chains.update(use.reads)
+                opaque = opaque or uses_opaquely(use)
+                pending.extend(chain[0] for chain in use.reads)
+        return Reads(frozenset(chains), opaque)
+
+    def method_reads(self, cls: str, method: f.FunctionFacts) -> Reads:
+        """What an instance method reads of its object, through its helpers."""
+        if not method.is_instance_method:
+            return Reads()
+        return self.parameter_reads(method, method.self_name, cls)
+
+    # --- changes -------------------------------------------------------------------------------
+
+    def changes(self, cls: str) -> list[Change]:
+        """The changes to instances of `cls` after construction: in its methods
+        (its own or its bases'), and on its instances anywhere in the project."""
+        if self._changes is None:
+            self._changes = self._outside_changes()
+        construction = self.classes.construction_methods(cls)
+        found = []
+        for method in self.symbols.methods(cls):
+            if method.is_instance_method and method.name not in construction and method.name not in ATTRIBUTE_HOOKS:
+                found.extend(self._method_changes(method))
+        methods = {method.qualname for method in self.symbols.methods(cls)}
+        found.extend(change for change in self._changes.get(cls, ()) if change.function not in methods)
+        return sorted(found, key=lambda change: (change.file, change.location))
+
+    def _method_changes(self, method: f.FunctionFacts) -> list[Change]:
+        this = Ref(method.self_name, method.qualname)
+        path = self.symbols.path_of[method.qualname]
+        found = []
+        for write, write_path in self.symbols.writes.get(this, ()):
+            found.append(_change(write_path, write.location, write.function, this, (write.attribute,), True, " = ..."))
+        module = self.symbols.modules[path]
+        for write in module.item_writes:
+            if write.target.base == this and write.target.attributes:
+                found.append(_change(path, write.location, write.function, this, write.target.attributes, True, "[...] = ..."))
+        for function, call in module.calls:
+            ref = call.ref
+            if function == method.qualname and ref is not None and ref.base == this and _mutates(ref):
+                found.append(_change(path, call.location, function, this, ref.attributes[:-1], True, f".{ref.last}(...)"))
+        return found
+
+    def _outside_changes(self) -> dict[str, list[Change]]:
+        """Every change made on an object from outside its methods, by the class the object may be."""
+        by_class: dict[str, list[Change]] = defaultdict(list)
+        for target, writes in self.symbols.writes.items():
+            base, chain = self._split(target)
+            for cls in self.symbols.instance_classes(base) if base is not None else ():
+                for write, path in writes:
+                    change = _change(path, write.location, write.function, base, (*chain, write.attribute), False, " = ...")
+                    by_class[cls].append(change)
+        for write, path in self.symbols.item_writes:
+            base, chain = self._split(write.target)
+            if base is not None and chain:
+                for cls in self.symbols.instance_classes(base):
+                    by_class[cls].append(_change(path, write.location, write.function, base, chain, False, "[...] = ..."))
+        for path, module in self.symbols.modules.items():
+            for function, call in module.calls:
+                if call.ref is None or not _mutates(call.ref):
+                    continue
+                base, chain = self._split(call.ref)
+                if base is not None and len(chain) > 1:
+                    for cls in self.symbols.instance_classes(base):
+                        change = _change(path, call.location, function, base, chain[:-1], False, f".{chain[-1]}(...)")
+                        by_class[cls].append(change)
+        return by_class
+
+    def _split(self, ref: Ref) -> tuple[Ref | None, Chain]:
+        """The named object and the attributes after it: (`cfg`, ("scale",)) for
+        `cfg.scale`, a global split where a binding of the project starts."""
+        if ref.is_local:
+            return ref.base, ref.attributes
+        parts = self.symbols.canonical(ref).name.split(".")
+        for end in range(len(parts), 0, -1):
+            base = Ref(".".join(parts[:end]))
+            if base in self.symbols.bindings:
+                return base, tuple(parts[end:])
+        return None, ()
+
+
+def _mutates(ref: Ref) -> bool:
+    """A call of a mutating method on something read off an object: `x.items.append`."""
+    return ref.last in MUTATORS and len(ref.attributes if ref.is_local else ref.name.split(".")) >= 2
+
+
+def _change(file: str, location: f.Location, function: str, base: Ref, chain: Chain, inside: bool, how: str) -> Change:
+    """A change at `chain` of the object `base`; `how` ends its text: " = ...", ".append(...)"."""
+    name = base.name if base.is_local else base.name.rpartition(".")[2]
+    in_place = not how.startswith(" = ")
+    return Change(chain, in_place, file, location, function, inside, base, ".".join((name, *chain)) + how)

@@ -11,18 +11,12 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.model.symbols import Index
-from jaxcheck.model.transforms import TRANSFORMS, StaticSpec, application
+from jaxcheck.model.jax_api import TRANSFORMS
+from jaxcheck.model.state import Reads, State
+from jaxcheck.model.symbols import Symbols
+from jaxcheck.model.transforms import StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
-# Passing a value to these reads nothing of its state.
-NOT_READING = frozenset({"builtins.type", "builtins.isinstance", "builtins.issubclass", "builtins.id", "builtins.callable"})
-
-
-def uses_opaquely(use: f.ParameterUse) -> bool:
-    """The value is used in ways not followed: stored, returned, or passed to
-    something that may read any of it."""
-    return use.opaque or any(ref not in NOT_READING for ref in use.passed_to)
 
 
 @dataclass(frozen=True)
@@ -34,19 +28,26 @@ class StaticUse:
     function: str  # qualname of the transformed function
     parameter: str  # the static parameter, or "argument N" past the named ones
     spec: StaticSpec
-    via: str  # SELF, ANNOTATION or CALL_SITE
+    via: str  # SELF, ANNOTATION, CALL_SITE or FIELD
     class_qualname: str = ""  # the project class whose instance is static, if known
-    reads: tuple[str, ...] = ()  # attributes the function reads on the value
-    reads_opaque: bool = False  # the function also uses the value in ways not followed
+    reads: Reads = Reads()  # what the transformed function reads of the value
     unhashable: str = ""  # "list", "dict", "set", "bytearray" or "array" for such a value
     value: f.Value | None = None  # the argument, at a call site
-    outer: StaticUse | None = None  # for FIELD: the use of the static class that holds the value
-    holder: str = ""  # for FIELD: that class's qualname
+    outer: StaticUse | None = None  # for FIELD: the use of the static object that holds the value
+    holder: str = ""  # for FIELD: that object's class
     enclosing: str = ""  # the function the call site is in ("" at module level)
 
     @property
     def reads_state(self) -> bool:
-        return self.reads_opaque or bool(self.reads)
+        return self.reads.opaque or bool(self.reads.chains)
+
+    @property
+    def outermost(self) -> StaticUse:
+        """For an object held in a field of a static one, the use of the outermost static object."""
+        use = self
+        while use.outer is not None:
+            use = use.outer
+        return use
 
 
 @dataclass(frozen=True)
@@ -59,53 +60,57 @@ class _Target:
     argnames: tuple[str, ...]
 
 
-def find_static_uses(index: Index, table: dict | None = None) -> tuple[StaticUse, ...]:
-    """Every static use in the index: declared at the definitions, and at call sites.
+def find_static_uses(symbols: Symbols, state: State, table: dict | None = None) -> tuple[StaticUse, ...]:
+    """Every static use in the project: declared at the definitions, and at call sites.
 
     `table` is the transforms known (the built-in ones and the configured ones).
     """
     table = TRANSFORMS if table is None else table
     uses: list[StaticUse] = []
-    direct: dict[str, list[_Target]] = defaultdict(list)  # ref a call names -> targets
+    direct: dict[str, list[_Target]] = defaultdict(list)  # global name a call names -> targets
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
-    for function in index.functions.values():
+    for function in symbols.functions.values():
         for decorator in function.decorators:
             applied = application(decorator, table)
             if applied is None or applied.spec is None or applied.target is not None:
                 continue
             target = _target(function, applied.spec)
-            uses.extend(_declared_uses(index, target))
+            uses.extend(_declared_uses(symbols, state, target))
             if function.is_instance_method:
                 methods[function.name].append(target)
             else:
                 direct[function.qualname].append(target)
     immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
-    for module in index.modules.values():
+    bound: dict[f.Ref, list[_Target]] = defaultdict(list)  # a local a `jit(fn, ...)` is assigned to -> targets
+    for module in symbols.modules.values():
         for _, call in module.calls:
             applied = application(call, table)
             if applied is None or applied.spec is None or applied.target is None:
                 continue
-            function = index.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
+            function = symbols.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
             if function is None:
                 continue
             target = _target(function, applied.spec)
-            uses.extend(_declared_uses(index, target))
+            uses.extend(_declared_uses(symbols, state, target))
             immediate[module.path, call.key] = target
-            for name in index.bound_names(module.path, call):
-                direct[name].append(target)
-    for module in index.modules.values():
+            for name in symbols.bound_names(module.path, call):
+                if name.is_local:
+                    bound[name].append(target)
+                else:
+                    direct[name.name].append(target)
+    for module in symbols.modules.values():
         for enclosing, call in module.calls:
-            for target, shift in _callees(index, module.path, call, direct, methods, immediate):
-                uses.extend(_call_site_uses(index, module.path, enclosing, call, target, shift))
+            for target, shift in _callees(symbols, module.path, call, direct, bound, methods, immediate):
+                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift))
     return tuple(uses)
 
 
 def held_use(outer: StaticUse, holder: str, field, inner: str) -> StaticUse:
-    """The use of a class whose object sits in a field of a static class: what
+    """The use of a class whose object sits in a field of a static object: what
     the compiled function reads of it is not followed, so all of it counts."""
     return StaticUse(
         field.path, field.location, outer.function, field.name, outer.spec, FIELD, inner,
-        reads_opaque=True, outer=outer, holder=holder,
+        reads=Reads(opaque=True), outer=outer, holder=holder,
     )
 
 
@@ -118,32 +123,6 @@ def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
     elif argnames and not argnums:
         argnums = tuple(i for i, name in enumerate(positional) if name in argnames)
     return _Target(function, spec, argnums, argnames)
-
-
-def _filtered_uses(index: Index, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
-    """equinox's filter_jit: every argument is split into array leaves (traced)
-    and the rest (static). An object of a plain class is a leaf, so static;
-    a pytree (eqx.Module, flax.struct, NamedTuple, a registered class) is split,
-    and a list or dict is a pytree too, never an unhashable static value."""
-    function = target.function
-    positional = function.positional
-    arguments = [
-        (positional[position] if position < len(positional) else f"argument {position}", value)
-        for position, value in enumerate(call.args, start=shift)
-    ] + list(call.keywords)
-    for name, value in arguments:
-        if value.kind == f.OTHER or name == "**":
-            continue
-        known = any(p.name == name for p in function.parameters)
-        reads, opaque = reads_of(index, function, name) if known else ((), True)
-        cls = index.constructed_class(value)
-        classes = (cls,) if cls else index.instance_classes(value.ref) if value.kind == f.NAME else ()
-        for cls in classes:
-            if not index.is_pytree(cls):
-                yield StaticUse(
-                    path, value.location, function.qualname, name, target.spec, CALL_SITE, cls,
-                    reads, opaque, enclosing=enclosing, value=value,
-                )
 
 
 def _static_parameters(target: _Target) -> list[str]:
@@ -159,93 +138,81 @@ def _static_parameters(target: _Target) -> list[str]:
     return names
 
 
-def reads_of(index: Index, function: f.FunctionFacts, parameter: str, self_class: str = "") -> tuple[tuple[str, ...], bool]:
-    """Attributes read on `parameter`, through the `self.helper()` methods it calls."""
-    use = function.parameter_use(parameter)
-    if use is None:
-        return (), False
-    attributes, opaque = set(use.attributes), uses_opaquely(use)
-    if self_class:
-        pending, seen = list(use.attributes), set()
-        while pending:
-            name = pending.pop()
-            helper = index.find_method(self_class, name)
-            if name in seen or helper is None or not helper.is_instance_method:
-                continue
-            seen.add(name)
-            helper_use = helper.parameter_use(helper.parameters[0].name)
-            if helper_use is not None:
-                attributes.update(helper_use.attributes)
-                opaque = opaque or uses_opaquely(helper_use)
-                pending.extend(helper_use.attributes)
-    return tuple(sorted(attributes)), opaque
-
-
-def _declared_uses(index: Index, target: _Target):
+def _declared_uses(symbols: Symbols, state: State, target: _Target):
     """Static uses visible at the definition: `self`, and annotated parameters."""
     function = target.function
-    path = index.path_of[function.qualname]
+    path = symbols.path_of[function.qualname]
     for name in _static_parameters(target):
         parameter = next(p for p in function.parameters if p.name == name)
         if function.is_instance_method and parameter is function.parameters[0]:
-            reads, opaque = reads_of(index, function, name, function.class_qualname)
-            yield StaticUse(
-                path, target.spec.location, function.qualname, name, target.spec, SELF,
-                function.class_qualname, reads, opaque,
-            )
+            cls = function.class_qualname
+            reads = state.parameter_reads(function, name, cls)
+            yield StaticUse(path, target.spec.location, function.qualname, name, target.spec, SELF, cls, reads)
             continue
-        for ref in index.annotated_classes(parameter):
-            reads, opaque = reads_of(index, function, name)
-            yield StaticUse(
-                path, target.spec.location, function.qualname, name, target.spec, ANNOTATION,
-                ref, reads, opaque,
-            )
+        for cls in symbols.annotated_classes(parameter):
+            reads = state.parameter_reads(function, name, cls)
+            yield StaticUse(path, target.spec.location, function.qualname, name, target.spec, ANNOTATION, cls, reads)
 
 
-def _callees(index: Index, path: str, call: f.Value, direct, methods, immediate):
+def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods, immediate):
     """The transformed functions a call runs, with 1 when `self` is implicit."""
     if call.func is not None and (path, call.func.key) in immediate:
         yield immediate[path, call.func.key], 0
         return
-    for target in direct.get(index.canonical(call.ref), ()):
-        yield target, 0
-    base, _, name = call.ref.rpartition(".")
-    if base and name in methods:
-        for cls in index.instance_classes(base):
-            for target in methods[name]:
+    if call.ref is None:
+        return
+    if call.ref.is_local:
+        yield from ((target, 0) for target in bound.get(call.ref, ()))
+    else:
+        yield from ((target, 0) for target in direct.get(symbols.canonical(call.ref).name, ()))
+    owner = call.ref.parent
+    if owner is not None and call.ref.last in methods:
+        for cls in symbols.instance_classes(owner):
+            for target in methods[call.ref.last]:
                 if target.function.class_qualname == cls:
                     yield target, 1
 
 
-def _call_site_uses(index: Index, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
-    if target.spec.transform.all_static:
-        yield from _filtered_uses(index, path, enclosing, call, target, shift)
-        return
+def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value]]:
+    """The arguments a call passes at the target's static positions, by parameter name."""
     function = target.function
     positional = function.positional
     count = len(call.args) + shift
-    arguments: list[tuple[str, f.Value]] = []
+    found: list[tuple[str, f.Value]] = []
     for position, value in enumerate(call.args, start=shift):
-        if value.ref == "*" and value.kind == f.OTHER:
+        if value.kind == f.OTHER and value.literal == "*":
             break
-        if position in target.argnums or position - count in target.argnums:
-            name = positional[position] if position < len(positional) else f"argument {position}"
-            arguments.append((name, value))
+        if target.spec.transform.all_static or position in target.argnums or position - count in target.argnums:
+            found.append((positional[position] if position < len(positional) else f"argument {position}", value))
     for key, value in call.keywords:
-        if key in target.argnames:
-            arguments.append((key, value))
-    for name, value in arguments:
+        if key != "**" and (target.spec.transform.all_static or key in target.argnames):
+            found.append((key, value))
+    return found
+
+
+def _call_site_uses(symbols: Symbols, state: State, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
+    function = target.function
+    all_static = target.spec.transform.all_static
+    for name, value in _arguments(call, target, shift):
+        if all_static and value.kind == f.OTHER:
+            continue
         known = any(p.name == name for p in function.parameters)
-        reads, opaque = reads_of(index, function, name) if known else ((), True)
         common = dict(
             path=path, location=value.location, function=function.qualname, parameter=name,
-            spec=target.spec, via=CALL_SITE, reads=reads, reads_opaque=opaque, enclosing=enclosing, value=value,
+            spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value,
         )
-        unhashable = index.unhashable_kind(value)
+        unhashable = symbols.unhashable_kind(value) if not all_static else ""
         if unhashable:
-            yield StaticUse(unhashable=unhashable, **common)
+            reads = state.parameter_reads(function, name) if known else Reads(opaque=True)
+            yield StaticUse(unhashable=unhashable, reads=reads, **common)
             continue
-        cls = index.constructed_class(value)
-        classes = (cls,) if cls else index.instance_classes(value.ref) if value.kind == f.NAME else ()
+        cls = symbols.constructed_class(value)
+        classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
         for cls in classes:
-            yield StaticUse(class_qualname=cls, **common)
+            # equinox's filter_jit splits a pytree (eqx.Module, flax.struct, a
+            # NamedTuple, a registered class) into leaves, and a list or dict
+            # too: only an object of a plain class is a static leaf.
+            if all_static and symbols.is_pytree(cls):
+                continue
+            reads = state.parameter_reads(function, name, cls) if known else Reads(opaque=True)
+            yield StaticUse(class_qualname=cls, reads=reads, **common)

@@ -1,7 +1,8 @@
-"""Lookup tables over the facts of the analysed modules.
+"""The project's names: what each `Ref` stands for, across modules.
 
-The index turns a ref into the class, function, bindings or attribute writes
-it names, and tells which classes an expression's value can be an instance of.
+Turns a ref into the class, function, bindings and writes it names (through
+`__init__.py` re-exports), orders a class's project bases (`mro`), and tells
+which classes a name or an expression can hold an instance of.
 """
 
 from __future__ import annotations
@@ -10,66 +11,36 @@ from collections import defaultdict
 from typing import Iterable
 
 from jaxcheck import facts as f
-
-_ARRAY_MODULES = ("numpy.", "jax.numpy.")
-_ARRAY_CONSTRUCTORS = frozenset(
-    {
-        "array",
-        "asarray",
-        "zeros",
-        "ones",
-        "empty",
-        "full",
-        "arange",
-        "linspace",
-        "eye",
-        "identity",
-        "zeros_like",
-        "ones_like",
-        "full_like",
-        "empty_like",
-    }
+from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import (
+    ABSTRACT_BASES,
+    ABSTRACT_DECORATORS,
+    PYTREE_BASES,
+    PYTREE_DECORATORS,
+    UNHASHABLE_BUILTINS,
+    is_array_constructor,
 )
-# jax.random always returns arrays; numpy.random returns Python scalars without a size.
-_JAX_RANDOM = "jax.random."
-
 
 _DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
 _MAX_REEXPORTS = 16
-_PYTREE_DECORATORS = frozenset(
-    {"jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass", "flax.struct.dataclass", "chex.dataclass"}
-)
-_PYTREE_BASES = frozenset(
-    {"equinox.Module", "equinox._module.Module", "flax.struct.PyTreeNode", "typing.NamedTuple", "builtins.tuple"}
-)
-_ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
-_ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
-_UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
 
 
-def is_array_constructor(ref: str) -> bool:
-    """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin."""
-    if ref.startswith(_JAX_RANDOM):
-        return True
-    module, _, name = ref.rpartition(".")
-    return name in _ARRAY_CONSTRUCTORS and (module + ".").startswith(_ARRAY_MODULES)
-
-
-class Index:
-    """Classes, functions, bindings and attribute writes of the analysed modules, by ref."""
+class Symbols:
+    """Classes, functions, bindings and writes of the analysed modules, by name."""
 
     def __init__(self, modules: Iterable[f.ModuleFacts]) -> None:
         self.modules = {module.path: module for module in modules}
         self.classes: dict[str, f.ClassFacts] = {}
         self.functions: dict[str, f.FunctionFacts] = {}
         self.path_of: dict[str, str] = {}  # class or function qualname -> path
-        self.bindings: dict[str, list[f.Binding]] = defaultdict(list)
-        self.writes: dict[str, list[tuple[f.AttributeWrite, str]]] = defaultdict(list)
-        self._bound_by_value: dict[tuple, list[str]] = {}
+        self.bindings: dict[Ref, list[f.Binding]] = defaultdict(list)
+        self.writes: dict[Ref, list[tuple[f.AttributeWrite, str]]] = defaultdict(list)  # by the object written to
+        self.item_writes: list[tuple[f.ItemWrite, str]] = []
+        self._bound_by_value: dict[tuple, list[Ref]] = {}
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # base qualname -> project subclasses
-        self.missing: set[str] = set()  # refs asked for that no analysed module defines
         self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
-        self._canonical: dict[str, str] = {}
+        self._canonical: dict[Ref, Ref] = {}
+        self._mro: dict[str, list[str]] = {}
         for module in self.modules.values():
             for cls in module.classes:
                 self.classes[cls.qualname] = cls
@@ -83,21 +54,27 @@ class Index:
                     self._bound_by_value.setdefault((module.path, binding.value.key), []).append(binding.ref)
             for write in module.attribute_writes:
                 self.writes[write.target].append((write, module.path))
+            self.item_writes.extend((write, module.path) for write in module.item_writes)
         for cls in self.classes.values():
-            for base in cls.bases:
-                self.subclasses[self.canonical(base)].append(cls.qualname)
+            for base in self.bases(cls.qualname):
+                if base in self.classes:
+                    self.subclasses[base].append(cls.qualname)
 
-    def canonical(self, ref: str) -> str:
-        """`ref` with re-exports followed: `pkg.Config` -> `pkg.settings.Config`."""
+    # --- names --------------------------------------------------------------------------------
+
+    def canonical(self, ref: Ref) -> Ref:
+        """A global with re-exports followed: `pkg.Config` -> `pkg.settings.Config`."""
+        if ref.is_local:
+            return ref
         known = self._canonical.get(ref)
         if known is not None:
             return known
-        result, seen = ref, set()
+        result, seen = ref.name, set()
         # Each step replaces a module's name by what it imports; a chain longer
         # than any real re-export (or one that grows: `from . import x as y`
         # loops) is cut short.
-        while len(seen) < _MAX_REEXPORTS and ":" not in result and result not in seen:
-            if result in self.classes or result in self.functions or result in self.bindings:
+        while len(seen) < _MAX_REEXPORTS and result not in seen:
+            if result in self.classes or result in self.functions or Ref(result) in self.bindings:
                 break
             seen.add(result)
             parts = result.split(".")
@@ -108,16 +85,100 @@ class Index:
                     if target is not None:
                         result = ".".join([target, *parts[end + 1 :]])
                     break
-        self._canonical[ref] = result
-        return result
+        self._canonical[ref] = Ref(result)
+        return self._canonical[ref]
 
-    def lookup_class(self, ref: str) -> str | None:
-        """The project class `ref` names; a miss is remembered, for loading more modules."""
-        canonical = self.canonical(ref)
-        if canonical in self.classes:
-            return canonical
-        self.missing.add(canonical)
+    def lookup_class(self, ref: Ref | None) -> str | None:
+        """The project class `ref` names."""
+        if ref is None or ref.is_local:
+            return None
+        canonical = self.canonical(ref).name
+        return canonical if canonical in self.classes else None
+
+    def lookup_function(self, ref: Ref | None) -> f.FunctionFacts | None:
+        if ref is None:
+            return None
+        if ref.is_local:
+            return None
+        return self.functions.get(self.canonical(ref).name)
+
+    def module_of(self, qualname: str) -> f.ModuleFacts:
+        return self.modules[self.path_of[qualname]]
+
+    def short_name(self, qualname: str) -> str:
+        """A class's or function's qualname without its module: `Vehicle.wheels`."""
+        module = self.module_of(qualname).module
+        return qualname[len(module) + 1 :] if qualname.startswith(module + ".") else qualname
+
+    def bound_names(self, path: str, value: f.Value) -> list[Ref]:
+        """The names a value in the module at `path` is assigned to."""
+        return self._bound_by_value.get((path, value.key), [])
+
+    # --- classes ------------------------------------------------------------------------------
+
+    def bases(self, qualname: str) -> list[str | None]:
+        """The dotted names of a class's bases, re-exports followed (None for one that is not a name)."""
+        return [self.canonical(base).name if base is not None else None for base in self.classes[qualname].bases]
+
+    def mro(self, qualname: str) -> list[str]:
+        """The project classes a class looks attributes up in, itself first, in Python's order."""
+        known = self._mro.get(qualname)
+        if known is None:
+            self._mro[qualname] = [qualname]  # a cycle of bases ends here
+            known = self._mro[qualname] = _linearize(
+                qualname, [self.mro(base) for base in self.bases(qualname) if base in self.classes]
+            )
+        return known
+
+    def library_bases(self, qualname: str) -> set[str]:
+        """The bases, all the way up, that are not project classes (`equinox.Module`,
+        `builtins.object`); "" for one jaxcheck cannot name."""
+        return {base or "" for cls in self.mro(qualname) for base in self.bases(cls) if base not in self.classes}
+
+    def method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
+        """A method defined in the class's own body."""
+        return self.functions.get(f"{class_qualname}.{name}")
+
+    def find_method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
+        """The method `name` an instance of the class has, from its own body or a project base."""
+        for cls in self.mro(class_qualname):
+            method = self.method(cls, name)
+            if method is not None:
+                return method
         return None
+
+    def methods(self, class_qualname: str) -> list[f.FunctionFacts]:
+        """Every method defined in the class or its project bases."""
+        return [self.functions[method] for cls in self.mro(class_qualname) for method in self.classes[cls].methods]
+
+    def class_attribute(self, class_qualname: str, name: str) -> f.ClassAttribute | None:
+        """A name given in the body of the class or of a project base, first found in the MRO."""
+        for cls in self.mro(class_qualname):
+            for attribute in self.classes[cls].attributes:
+                if attribute.name == name:
+                    return attribute
+        return None
+
+    def is_pytree(self, qualname: str) -> bool:
+        """Registered as a pytree (so split into leaves by transforms), or a tuple type."""
+        for cls in self.mro(qualname):
+            if any(decorator.dotted in PYTREE_DECORATORS for decorator in self.classes[cls].decorators):
+                return True
+        return bool(self.library_bases(qualname) & PYTREE_BASES)
+
+    def inherits(self, qualname: str, library_bases: frozenset[str]) -> bool:
+        """Whether one of the class's library bases, all the way up, is one of these."""
+        return bool(self.library_bases(qualname) & library_bases)
+
+    def is_abstract(self, qualname: str) -> bool:
+        """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""
+        if set(self.bases(qualname)) & ABSTRACT_BASES:
+            return True
+        return any(
+            decorator.dotted in ABSTRACT_DECORATORS
+            for method in self.classes[qualname].methods
+            for decorator in self.functions[method].decorators
+        )
 
     def annotated_classes(self, parameter: f.Parameter) -> list[str]:
         """The class an annotation says a parameter holds, when it says so plainly:
@@ -130,97 +191,60 @@ class Index:
             return []
         return [qualname]
 
-    def is_pytree(self, qualname: str, seen: frozenset[str] = frozenset()) -> bool:
-        """Registered as a pytree (so split into leaves by transforms), or a tuple type."""
-        cls = self.classes[qualname]
-        if any(decorator.ref in _PYTREE_DECORATORS for decorator in cls.decorators):
-            return True
-        for base in map(self.canonical, cls.bases):
-            if base in _PYTREE_BASES:
-                return True
-            if base in self.classes and base not in seen and self.is_pytree(base, seen | {qualname}):
-                return True
-        return False
+    # --- values -------------------------------------------------------------------------------
 
-    def is_abstract(self, qualname: str) -> bool:
-        """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""
-        cls = self.classes[qualname]
-        if {self.canonical(base) for base in cls.bases} & _ABSTRACT_BASES:
-            return True
-        return any(
-            decorator.ref in _ABSTRACT_DECORATORS
-            for method in cls.methods
-            for decorator in self.functions[method].decorators
-        )
-
-    def lookup_function(self, ref: str) -> f.FunctionFacts | None:
-        canonical = self.canonical(ref)
-        function = self.functions.get(canonical)
-        if function is None:
-            self.missing.add(canonical)
-        return function
-
-    def method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
-        return self.functions.get(f"{class_qualname}.{name}")
-
-    def find_method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
-        """The method `name` of a class or of its project bases, first found depth-first."""
-        pending, seen = [class_qualname], set()
-        while pending:
-            qualname = pending.pop(0)
-            if qualname in seen or qualname not in self.classes:
-                continue
-            seen.add(qualname)
-            method = self.method(qualname, name)
-            if method is not None:
-                return method
-            pending.extend(self.canonical(base) for base in self.classes[qualname].bases)
-        return None
-
-    def bound_names(self, path: str, value: f.Value) -> list[str]:
-        """The refs of the names a value in the module at `path` is assigned to."""
-        return self._bound_by_value.get((path, value.key), [])
-
-    def instance_classes(self, ref: str) -> tuple[str, ...]:
-        """The project classes whose instances the name `ref` may hold."""
+    def instance_classes(self, ref: Ref) -> tuple[str, ...]:
+        """The project classes whose instances the name `ref` may hold: by a
+        parameter's annotation, `self`, or the constructor calls it is bound to."""
         found: list[str] = []
-        function_qualname, sep, local = ref.partition(":")
-        if sep and "." not in local:
-            function = self.functions.get(function_qualname)
+        if ref.is_local and not ref.attributes:
+            function = self.functions.get(ref.function)
             if function is not None:
                 for position, parameter in enumerate(function.parameters):
-                    if parameter.name != local:
+                    if parameter.name != ref.name:
                         continue
                     found.extend(self.annotated_classes(parameter))
                     if position == 0 and function.is_instance_method:
                         found.append(function.class_qualname)
-        else:
-            ref = self.canonical(ref)
-            if ref not in self.bindings:
-                self.missing.add(ref)
+        ref = self.canonical(ref)
         for binding in self.bindings.get(ref, ()):
             cls = self.constructed_class(binding.value)
             if cls is not None:
                 found.append(cls)
         return tuple(dict.fromkeys(found))
 
+    def constructed_class(self, value: f.Value) -> str | None:
+        """The project class a call constructs, when `value` is such a call."""
+        if value.kind == f.CALL and value.ref is not None:
+            return self.lookup_class(value.ref)
+        return None
+
     def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
         """"list", "dict", "set", "bytearray" or "array" when `value` is surely one; else ""."""
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
         if value.kind == f.CALL:
-            if value.ref in _UNHASHABLE_BUILTINS:
-                return value.ref.rpartition(".")[2]
-            return "array" if is_array_constructor(value.ref) else ""
-        if value.kind == f.NAME and follow_names:
+            if value.dotted in UNHASHABLE_BUILTINS:
+                return value.dotted.rpartition(".")[2]
+            return "array" if is_array_constructor(value.dotted) else ""
+        if value.kind == f.NAME and value.ref is not None and follow_names:
             bindings = self.bindings.get(self.canonical(value.ref), ())
             kinds = {self.unhashable_kind(binding.value, False) for binding in bindings}
             if len(kinds) == 1:
                 return kinds.pop()
         return ""
 
-    def constructed_class(self, value: f.Value) -> str | None:
-        """The project class a call constructs, when `value` is such a call."""
-        if value.kind == f.CALL and value.ref:
-            return self.lookup_class(value.ref)
-        return None
+
+def _linearize(head: str, bases: list[list[str]]) -> list[str]:
+    """C3 linearization of `head` over its bases' MROs; depth-first where C3 has no answer."""
+    pending = [list(mro) for mro in bases if mro] + [[mro[0] for mro in bases if mro]]
+    result = [head]
+    while any(pending):
+        for candidate in (sequence[0] for sequence in pending if sequence):
+            if not any(candidate in sequence[1:] for sequence in pending):
+                break
+        else:
+            return list(dict.fromkeys([head, *(cls for mro in bases for cls in mro)]))
+        result.append(candidate)
+        pending = [sequence[1:] if sequence and sequence[0] == candidate else sequence for sequence in pending]
+    return result

@@ -1,56 +1,12 @@
-"""The transforms that cache compiled functions, and how each marks values static."""
+"""Transform applications: which function a caching transform is applied to, and which arguments it makes static."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
+from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, Transform
 from jaxcheck.model.jax_versions import NEWEST, Target
-
-
-@dataclass(frozen=True)
-class Transform:
-    name: str  # how messages name it: "jax.jit"
-    argnums: str  # the keyword that lists static positions
-    argnames: str = ""  # the keyword that lists static names, when it has one
-    all_static: bool = False  # every argument that is not an array (or pytree of them) is static
-    # Its cache hashes a key once, when stored, on every release: a
-    # value-hashed object changed later hashes elsewhere and misses (a
-    # recompile, not a stale result). The others cache as `jax.jit` does,
-    # which hashes once only from 0.11 on (`changed-value-key`).
-    hashes_once: bool = False
-    # It compiles what it returns: made anew per call, it compiles per call
-    # (JAX401). Every transform here keeps a trace cache on the function it
-    # returns (what that closes over is baked in: JAX2xx), but `checkpoint`
-    # compiles nothing of its own, and `make_jaxpr` is made to be called once.
-    compiles: bool = True
-
-
-_JIT = Transform("jax.jit", "static_argnums", "static_argnames")
-_CHECKPOINT = Transform("jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True, compiles=False)
-
-# Each keeps a cache keyed on its static arguments (SPEC 2; pmap and checkpoint
-# go stale only for objects hashed by identity, checked on 0.10.2 and 0.12.0.1).
-# `custom_jvp`/`custom_vjp` `nondiff_argnums` are not here: nothing is cached on them.
-TRANSFORMS: dict[str, Transform] = {
-    "jax.jit": _JIT,
-    "jax.api.jit": _JIT,
-    "jax._src.api.jit": _JIT,  # how JAX's own modules spell it
-    "jax.experimental.pjit.pjit": Transform("pjit", "static_argnums", "static_argnames"),
-    "jax.pmap": Transform("jax.pmap", "static_broadcasted_argnums", hashes_once=True),
-    "jax.checkpoint": _CHECKPOINT,
-    "jax.remat": _CHECKPOINT,
-    "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
-    "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
-    "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames"),
-    "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
-    "flax.nnx.remat": Transform("nnx.remat", "static_argnums", hashes_once=True, compiles=False),
-    # Equinox caches on every non-array leaf; filter_vmap/grad/checkpoint cache nothing.
-    "equinox.filter_jit": Transform("eqx.filter_jit", "", all_static=True),
-    "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True, hashes_once=True),
-}
-
-PARTIAL = frozenset({"functools.partial"})
 
 
 @dataclass(frozen=True)
@@ -96,15 +52,15 @@ class Application:
 
 def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> Application | None:
     """Read a decorator or a call as a transform application, if it is one."""
-    if value.kind == f.NAME and value.ref in table:
-        transform = table[value.ref]
+    if value.kind == f.NAME and value.dotted in table:
+        transform = table[value.dotted]
         return Application(transform, StaticSpec(transform, (), (), value.location), None, value.location)
     if value.kind != f.CALL:
         return None
-    if value.ref in table:
-        transform, args = table[value.ref], value.args
-    elif value.ref in PARTIAL and value.args and value.args[0].ref in table:
-        transform, args = table[value.args[0].ref], value.args[1:]
+    if value.dotted in table:
+        transform, args = table[value.dotted], value.args
+    elif value.dotted == PARTIAL and value.args and value.args[0].dotted in table:
+        transform, args = table[value.args[0].dotted], value.args[1:]
     elif value.func is not None and value.args:
         # `jit(static_argnums=0)(fn)` and `partial(jit, static_argnums=0)(fn)`
         inner = application(value.func, table)

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from jaxcheck import facts as f
-from jaxcheck.model.project import Analysis
+from jaxcheck.model.project import Model
 from jaxcheck.model.values import ARRAY, MUTABLE, UNSTABLE, Held
 from jaxcheck.rules.base import Rule
 
@@ -50,30 +49,57 @@ class _PytreeRule(Rule):
     in_aux: ClassVar[bool] = True
     in_static_fields: ClassVar[bool] = True
 
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        aux, static = analysis.pytree_hazards
+    def check(self, model: Model):
+        aux, static = model.pytree_hazards
         reported = set()
         if self.in_aux:
             for element, held in aux:
-                if element.path == module.path and held.kind == self.kind and element.value.location not in reported:
-                    reported.add(element.value.location)
+                if held.kind == self.kind and (element.path, element.value.location) not in reported:
+                    reported.add((element.path, element.value.location))
+                    changed = _changed_in_place(model, element.cls, element.value.ref, element.subject) if held.kind == MUTABLE else ""
                     yield self.finding(
-                        module.path,
+                        element.path,
                         element.value.location,
-                        f"the `aux_data` returned by {element.flatten} holds {held.what}{_given(held)}: "
-                        f"{_WHY[self.kind]}. {_FIX[self.kind]}",
+                        f"the `aux_data` returned by {element.flatten} holds {held.what}{_given(held)}{changed}: "
+                        f"{_why(self.kind, changed)}. {_FIX[self.kind]}",
+                        evidence=held.kind != MUTABLE or bool(changed),
                     )
         if self.in_static_fields:
             for field, held in static:
-                if field.path == module.path and held.kind == self.kind and field.location not in reported:
-                    reported.add(field.location)
+                if held.kind == self.kind and (field.path, field.location) not in reported:
+                    reported.add((field.path, field.location))
                     name = field.cls.rpartition(".")[2]
+                    changed = _changed_field(model, field.cls, field.name) if held.kind == MUTABLE else ""
                     yield self.finding(
-                        module.path,
+                        field.path,
                         field.location,
                         f"`{name}.{field.name}` is a static field ({field.how}), part of the tree's structure, "
-                        f"and holds {held.what}{_given(held)}: {_WHY[self.kind]}. {_FIX[self.kind]}",
+                        f"and holds {held.what}{_given(held)}{changed}: {_why(self.kind, changed)}. {_FIX[self.kind]}",
+                        evidence=held.kind != MUTABLE or bool(changed),
                     )
+
+
+def _why(kind: str, changed: str) -> str:
+    if kind == MUTABLE and not changed:
+        return (
+            "JAX keeps the tree's structure in its cache by reference and finds it again with `==`, so a change "
+            "in place (nothing here makes one) would change the cached key with it and give a stale result"
+        )
+    return _WHY[kind]
+
+
+def _changed_in_place(model: Model, cls: str | None, ref, subject) -> str:
+    """", changed in place at a.py:12" when the container an aux element reads off the object is."""
+    if cls is None or ref is None or subject is None or ref.base != subject.base or len(ref.attributes) != 1:
+        return ""
+    return _changed_field(model, cls, ref.attributes[0])
+
+
+def _changed_field(model: Model, cls: str, name: str) -> str:
+    for change in model.state.changes(cls):
+        if change.in_place and change.path == (name,):
+            return f", changed in place by `{change.text}` at {change.file}:{change.location.line}"
+    return ""
 
 
 def _given(held: Held) -> str:

@@ -11,15 +11,12 @@ goes stale when that state is assigned again.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.model.project import Analysis
-from jaxcheck.model.state import attribute_reads, changes, state_reads
+from jaxcheck.model.evidence import distinct, later_changes
 from jaxcheck.model.functions import REUSED, THROWAWAY, Made
-from jaxcheck.rules.base import Rule, short_name
+from jaxcheck.model.project import Model
+from jaxcheck.model.state import Change, Reads
 from jaxcheck.model.transforms import application
-
-# The transforms that trace every argument that is not static (nnx.jit and
-# equinox's filter_jit accept other objects, pmap is not put on methods).
-_TRACING = frozenset({"jax.jit", "pjit"})
+from jaxcheck.rules.base import Rule
 
 
 class JitMethodSelfNotStatic(Rule):
@@ -34,30 +31,28 @@ class JitMethodSelfNotStatic(Rule):
     summary = "a jit decorator on a method of a class that is not a pytree, with self not static"
     facts = ("self-not-static",)
 
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        index = analysis.index
-        table = analysis.options.table
-        for function in module.functions:
+    def check(self, model: Model):
+        symbols = model.symbols
+        for function in symbols.functions.values():
             if not function.is_instance_method:
                 continue
             cls = function.class_qualname
             # A class jaxcheck cannot judge may be a pytree through a base it cannot see.
-            if index.is_pytree(cls) or analysis.safety.traits(cls) is None:
+            if symbols.is_pytree(cls) or model.classes.traits(cls) is None:
                 continue
             for decorator in function.decorators:
-                applied = application(decorator, table)
+                applied = application(decorator, model.options.table)
                 if applied is None or applied.spec is None or applied.target is not None:
                     continue
                 spec = applied.spec
-                if spec.transform.name not in _TRACING:
+                if not spec.transform.traces_self:
                     continue
-                first = function.parameters[0].name
                 count = len(function.positional)
-                if first in spec.argnames or any(n == 0 or n + count == 0 for n in spec.argnums):
+                if function.self_name in spec.argnames or any(n == 0 or n + count == 0 for n in spec.argnums):
                     continue
-                name = short_name(function.qualname, analysis)
+                name = symbols.short_name(function.qualname)
                 yield self.finding(
-                    module.path,
+                    symbols.path_of[function.qualname],
                     spec.location,
                     f"`{spec.transform.name}` on the method `{name}` traces `self`, but `{cls.rpartition('.')[2]}` "
                     "is not a pytree and `self` is not static: JAX raises `TypeError: Error interpreting argument "
@@ -67,11 +62,11 @@ class JitMethodSelfNotStatic(Rule):
                 )
 
 
-def _holds_mutable_state(analysis: Analysis, cls: str) -> bool:
+def _holds_mutable_state(model: Model, cls: str) -> bool:
     """A class jaxcheck can judge, and mutable. Being a pytree does not help: a
     transform traces the arguments it is given, not the `self` a bound method
     or a closure holds, so that is compiled in like any other constant."""
-    traits = analysis.safety.traits(cls)
+    traits = model.classes.traits(cls)
     return traits is not None and traits.mutable
 
 
@@ -83,26 +78,32 @@ def _never_stale(made: Made) -> bool:
     return made.fate in THROWAWAY and not made.transform.all_static
 
 
-def _changed_text(changed: list[tuple[f.AttributeWrite, str]]) -> str:
-    write, path = changed[0]
+def _changed_text(changed: list[Change]) -> str:
+    change = changed[0]
     more = len(changed) - 1
-    return f"`{write.attribute}` is assigned again at {path}:{write.location.line}" + (
+    return f"`{change.text}` at {change.file}:{change.location.line}" + (
         f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
     )
 
 
-def _changes(analysis: Analysis, cls: str, reads: set[str], module: f.ModuleFacts, made: Made):
-    """The assignments that can make the function `made` stale. One held in
-    a local for the length of a call (used more than once) goes stale only by
-    an assignment in that call after it is made."""
-    changed = changes(analysis, cls, reads, (module.path, made.function, made.application.location))
-    if made.fate == REUSED:
-        changed = [
-            (write, path)
-            for write, path in changed
-            if path == module.path and write.function == made.function and made.application.location < write.location
-        ]
-    return changed
+def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None) -> list[Change]:
+    """The changes, after the function is made, to what it reads of the object:
+    not earlier in the same function, not on another object, and for one held
+    in a local for the length of a call (used more than once), only in that call."""
+    found = []
+    for item in later_changes(model, cls, reads, []):
+        change = item.change
+        if item.holder == cls and not change.inside:
+            if change.file == made.path and change.function == made.function and change.location < made.application.location:
+                continue
+            if obj is not None and distinct(model, change.target, obj):
+                continue
+        if made.fate == REUSED and not (
+            change.file == made.path and change.function == made.function and made.application.location < change.location
+        ):
+            continue
+        found.append(change)
+    return sorted(found, key=lambda change: (change.file, change.location))
 
 
 class JittedBoundMethod(Rule):
@@ -119,31 +120,32 @@ class JittedBoundMethod(Rule):
     summary = "a jit of obj.method whose method reads instance state that is assigned again later"
     facts = ("baked-self",)
 
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        for made in analysis.made(module.path):
-            if _never_stale(made):
-                continue
-            for cls, method in analysis.bound_methods(made):
-                if not _holds_mutable_state(analysis, cls):
+    def check(self, model: Model):
+        for path in model.symbols.modules:
+            for made in model.functions.made(path):
+                if _never_stale(made):
                     continue
-                changed = _changes(analysis, cls, state_reads(analysis, cls, method), module, made)
-                if not changed:
-                    continue
-                owner = made.application.target.ref.rpartition(".")[0]
-                obj = owner.partition(":")[2] or owner.rpartition(".")[2]
-                class_name = cls.rpartition(".")[2]
-                transform = made.transform.name
-                yield self.finding(
-                    module.path,
-                    made.application.location,
-                    f"`{transform}({obj}.{method.name})` traces `{class_name}.{method.name}` once and compiles in "
-                    f"what it reads of `{obj}`, but `{class_name}` is mutable and {_changed_text(changed)}: "
-                    "the jitted function keeps returning results for the old value, since changing the object "
-                    "does not change its cache key. Jit a function that takes that state as arguments (static "
-                    "for Python values that steer the trace), or make the class immutable (a frozen dataclass, "
-                    "or a registered pytree) and jit the method of the new object.",
-                )
-                break
+                for cls, method in model.functions.bound_methods(made):
+                    if not _holds_mutable_state(model, cls):
+                        continue
+                    owner = made.application.target.ref.parent
+                    changed = _changes(model, cls, model.state.method_reads(cls, method), made, owner)
+                    if not changed:
+                        continue
+                    obj = owner.dotted if owner.is_local else owner.name.rpartition(".")[2]
+                    class_name = cls.rpartition(".")[2]
+                    transform = made.transform.name
+                    yield self.finding(
+                        path,
+                        made.application.location,
+                        f"`{transform}({obj}.{method.name})` traces `{class_name}.{method.name}` once and compiles in "
+                        f"what it reads of `{obj}`, but `{class_name}` is mutable and {_changed_text(changed)} "
+                        "changes it: the jitted function keeps returning results for the old value, since changing "
+                        "the object does not change its cache key. Jit a function that takes that state as "
+                        "arguments (static for Python values that steer the trace), or make the class immutable "
+                        "(a frozen dataclass, or a registered pytree) and jit the method of the new object.",
+                    )
+                    break
 
 
 class JittedClosureOverSelf(Rule):
@@ -159,29 +161,31 @@ class JittedClosureOverSelf(Rule):
     summary = "a jitted lambda or nested function reads self state that is assigned again later"
     facts = ("baked-self",)
 
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        for made in analysis.made(module.path):
-            if made.fate in THROWAWAY:
-                continue  # a closure is a new function each time: never found again
-            for cls, attributes in sorted(analysis.closed_over(made).items()):
-                if not _holds_mutable_state(analysis, cls):
-                    continue
-                changed = _changes(analysis, cls, attribute_reads(analysis, cls, attributes), module, made)
-                if not changed:
-                    continue
-                what = f"the nested function `{made.nested.name}`" if made.nested is not None else (
-                    "a lambda" if made.application.target.kind == f.LAMBDA else
-                    f"the nested function `{made.application.target.ref.rpartition('.')[2]}`"
-                )
-                read = ", ".join(f"`self.{name}`" for name in sorted(attributes))
-                class_name = cls.rpartition(".")[2]
-                yield self.finding(
-                    module.path,
-                    made.application.location,
-                    f"`{made.transform.name}` compiles {what}, which reads {read}, and the jitted function is "
-                    f"kept; but `{class_name}` is mutable and {_changed_text(changed)}: the compiled function "
-                    "keeps the value it saw when traced and returns stale results after the change. Pass the "
-                    "value as an argument of the jitted function (`jax.jit(lambda scale, x: x * scale)`, called "
-                    "with `self.scale`), or make the class immutable.",
-                )
-                break
+    def check(self, model: Model):
+        for path in model.symbols.modules:
+            for made in model.functions.made(path):
+                if made.fate in THROWAWAY:
+                    continue  # a closure is a new function each time: never found again
+                for cls, chains in sorted(model.functions.closed_over(made).items()):
+                    if not _holds_mutable_state(model, cls):
+                        continue
+                    reads = model.state.object_reads(cls, Reads(frozenset(chains)))
+                    changed = _changes(model, cls, reads, made, None)
+                    if not changed:
+                        continue
+                    target = made.application.target
+                    what = f"the nested function `{made.nested.name}`" if made.nested is not None else (
+                        "a lambda" if target.kind == f.LAMBDA else f"the nested function `{target.ref.last}`"
+                    )
+                    read = ", ".join(f"`self.{'.'.join(chain)}`" for chain in sorted(chains))
+                    class_name = cls.rpartition(".")[2]
+                    yield self.finding(
+                        path,
+                        made.application.location,
+                        f"`{made.transform.name}` compiles {what}, which reads {read}, and the jitted function is "
+                        f"kept; but `{class_name}` is mutable and {_changed_text(changed)} changes it: the compiled "
+                        "function keeps the value it saw when traced and returns stale results after the change. "
+                        "Pass the value as an argument of the jitted function (`jax.jit(lambda scale, x: x * scale)`, "
+                        "called with `self.scale`), or make the class immutable.",
+                    )
+                    break

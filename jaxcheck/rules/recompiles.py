@@ -14,24 +14,9 @@ from __future__ import annotations
 import os
 
 from jaxcheck import facts as f
-from jaxcheck.model.project import Analysis
-from jaxcheck.model.values import per_instance_callable
 from jaxcheck.model.functions import CALLED, DROPPED, THROWAWAY, Made
-from jaxcheck.rules.base import Rule, short_name
-from jaxcheck.model.transforms import PARTIAL
-
-# Code given to these runs while it is traced: once per compile, not per call.
-_TRACING_LIBRARIES = ("jax.", "flax.", "equinox.")
-_TRACING = frozenset(
-    {
-        "jit", "pjit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian",
-        "jvp", "vjp", "linearize", "checkpoint", "remat", "scan", "fori_loop", "while_loop", "cond", "switch",
-        "map", "associative_scan", "custom_jvp", "custom_vjp", "defjvp", "defvjp", "eval_shape", "make_jaxpr",
-        "shard_map", "smap", "named_call", "filter_jit", "filter_vmap", "filter_pmap", "filter_grad",
-        "filter_value_and_grad", "filter_checkpoint", "filter_eval_shape", "filter_jvp", "filter_vjp",
-        "filter_custom_jvp", "filter_custom_vjp", "split_rngs", "fork_rngs",
-    }
-)
+from jaxcheck.model.project import Model
+from jaxcheck.rules.base import Rule
 
 
 def _is_test_file(path: str) -> bool:
@@ -47,27 +32,29 @@ class JitRecreatedPerCall(Rule):
     summary = "a jit of a lambda, nested function, partial or bound method is made and thrown away on every call"
     facts = ("function-key",)
 
-    def check(self, module: f.ModuleFacts, analysis: Analysis):
-        if _is_test_file(module.path):
-            return  # a test calls it once, on purpose
-        traced = None
-        for made in analysis.made(module.path):
-            if made.fate not in THROWAWAY or not made.transform.compiles:
-                continue
-            if not made.in_loop and made.function not in analysis.called_repeatedly:
-                continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
-            what = _made_anew(made, analysis)
-            if what is None:
-                continue
-            if made.function:
-                if traced is None:
-                    traced = _traced_functions(module, analysis)
-                if _is_test(made.function, analysis) or _while_tracing(made.function, traced):
+    def check(self, model: Model):
+        for path in model.symbols.modules:
+            if _is_test_file(path):
+                continue  # a test calls it once, on purpose
+            traced = None
+            for made in model.functions.made(path):
+                if made.fate not in THROWAWAY or not made.transform.compiles:
                     continue
-            yield self.finding(module.path, made.application.location, _message(made, what, analysis))
+                what = _made_anew(made, model)
+                if what is None:
+                    continue
+                in_loop = made.in_loop and not _made_before_the_loop(made, model)
+                if not in_loop and made.function not in model.functions.called_repeatedly:
+                    continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
+                if made.function:
+                    if traced is None:
+                        traced = model.functions.traced(path)
+                    if _is_test(made.function, model) or _while_tracing(made.function, traced):
+                        continue
+                yield self.finding(path, made.application.location, _message(made, what, model))
 
 
-def _message(made: Made, what: str, analysis: Analysis) -> str:
+def _message(made: Made, what: str, model: Model) -> str:
     transform = made.transform.name
     if made.fate == DROPPED:
         return (
@@ -75,7 +62,7 @@ def _message(made: Made, what: str, analysis: Analysis) -> str:
             "its argument in place, it returns a new function, with its own cache. Keep the result once "
             "(`step = jax.jit(step)` at module level or in `__init__`) and call that."
         )
-    where = f"in `{short_name(made.function, analysis)}`" if made.function else "in a loop at module level"
+    where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
     how = "and calls it right away" if made.fate == CALLED else "and uses it only there"
     return (
         f"`{transform}` makes a new jitted function from {what} {where} {how}: each call (or loop turn) "
@@ -85,50 +72,33 @@ def _message(made: Made, what: str, analysis: Analysis) -> str:
     )
 
 
-def _made_anew(made: Made, analysis: Analysis) -> str | None:
+def _made_anew(made: Made, model: Model) -> str | None:
     """How the message names the function given to the transform, when a new
     object is made each time that code runs; None for a function that lives on
     (a module-level function is the same object, and jit finds its cache again)."""
     if made.nested is not None:
         return f"the nested function `{made.nested.name}`"
     target = made.application.target
-    if analysis.bound_methods(made):
+    if model.functions.bound_methods(made):
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
-        owner, _, name = target.ref.rpartition(".")
-        return f"the bound method `{owner.partition(':')[2] or owner.rpartition('.')[2]}.{name}`"
-    return per_instance_callable(target, "", analysis)
+        return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
+    return model.values.per_instance_callable(target, "")
 
 
-def _traced_functions(module: f.ModuleFacts, analysis: Analysis) -> set[str]:
-    """The functions of the module that JAX, flax or equinox trace or transform:
-    decorated by them, or handed to them (`lax.scan(body, ...)`, `jax.jit(self.step)`)."""
-    traced = set()
-    for function in module.functions:
-        if any(_from_tracing_library(decorator) for decorator in function.decorators):
-            traced.add(function.qualname)
-    for _, call in module.calls:
-        if _from_tracing_library(call):
-            for value in (*call.args, *(value for _, value in call.keywords)):
-                if value.kind == f.NAME:
-                    traced.update(analysis.callees(value.ref))
-    return traced
+def _made_before_the_loop(made: Made, model: Model) -> bool:
+    """A nested `def` made once, outside the loop that jits it on every turn:
+    the same function object each turn, whose cache jit finds again."""
+    target = made.application.target
+    if made.nested is not None or target is None or target.kind != f.NAME or target.ref is None or target.ref.is_local:
+        return False
+    nested = model.symbols.functions.get(target.ref.name)
+    return nested is not None and nested.loop_depth == 0
 
 
-def _from_tracing_library(value: f.Value) -> bool:
-    """A transform of jax, flax or equinox that traces what it is given
-    (`jax.tree_util.tree_map` calls its function on every call instead)."""
-    if value.ref.startswith(_TRACING_LIBRARIES) and value.ref.rpartition(".")[2] in _TRACING:
-        return True
-    if value.kind == f.CALL and value.ref in PARTIAL and value.args:
-        return _from_tracing_library(value.args[0])
-    return value.func is not None and _from_tracing_library(value.func)
-
-
-def _is_test(function: str, analysis: Analysis) -> bool:
+def _is_test(function: str, model: Model) -> bool:
     """A test function, a method of a test class, or a helper nested in one: run once, on purpose."""
-    module = analysis.index.modules[analysis.index.path_of[function]].module
-    parts = function[len(module) + 1 :].split(".")
+    parts = model.symbols.short_name(function).split(".")
     return any(part == "test" or part.startswith(("test_", "Test")) for part in parts)
 
 

@@ -1,0 +1,116 @@
+"""What a module's facts name of other modules, and what they offer to others: how the loader chooses.
+
+A file that can hold a static use (the pre-filter's files) takes part whole:
+every global name its code uses may be a class, a base, a transformed
+function or an object the analysis needs, so the modules defining them are
+loaded. A module loaded only to define a class contributes the shape of its
+classes (bases, fields, constructor annotations). And the files that use what
+the taking-part files offer (their classes, their decorated functions,
+functions that apply a transform, names bound to calls) take part too: they
+call, build and change those things.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator
+
+from jaxcheck import facts as f
+from jaxcheck.loading.prefilter import TRANSFORM_NAMES
+
+
+def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
+    """The global dotted names the module's facts use (whole), or only those its
+    classes are made of (bases, decorators, fields, constructor annotations)."""
+    found: set[str] = set()
+    for cls in module.classes:
+        found.update(ref.name for ref in cls.bases if ref is not None and not ref.is_local)
+        found.update(ref.name for _, ref in cls.keywords if ref is not None and not ref.is_local)
+        _values(found, cls.decorators)
+        for attribute in cls.attributes:
+            found.update(ref.name for ref in attribute.annotation if not ref.is_local)
+            if attribute.value is not None:
+                _values(found, [attribute.value])
+    for function in module.functions:
+        if whole or function.class_qualname and function.name == "__init__":
+            for parameter in function.parameters:
+                found.update(ref.name for ref in parameter.annotation if not ref.is_local)
+        if whole:
+            _values(found, function.decorators)
+            _values(found, function.returns)
+    if whole:
+        _values(found, (call for _, call in module.calls))
+        _values(found, (binding.value for binding in module.bindings))
+        found.update(write.target.name for write in module.attribute_writes if not write.target.is_local)
+    return found
+
+
+def _values(found: set[str], values: Iterable[f.Value]) -> None:
+    for value in values:
+        for inner in _walk(value):
+            if inner.ref is not None and not inner.ref.is_local:
+                found.add(inner.ref.name)
+
+
+def _walk(value: f.Value) -> Iterator[f.Value]:
+    stack = [value]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(current.args)
+        stack.extend(item for _, item in current.keywords)
+        if current.func is not None:
+            stack.append(current.func)
+
+
+def offered_names(module: f.ModuleFacts) -> set[str]:
+    """The module-level names other files would use to take part: classes,
+    decorated functions, functions that apply a transform, names bound to calls."""
+    names = {cls.name for cls in module.classes if cls.qualname == f"{module.module}.{cls.name}"}
+    applying = {function for function, call in module.calls if _applies_transform(call)}
+    for function in module.functions:
+        if function.qualname != f"{module.module}.{function.name}":
+            continue
+        if function.decorators or any(name == function.qualname or name.startswith(function.qualname + ".") for name in applying):
+            names.add(function.name)
+    for binding in module.bindings:
+        if not binding.ref.is_local and binding.value.kind == f.CALL and binding.ref.name.count(".") == module.module.count(".") + 1:
+            names.add(binding.ref.last)
+    return names
+
+
+def _applies_transform(call: f.Value) -> bool:
+    return any(inner.ref is not None and inner.ref.last in TRANSFORM_NAMES for inner in _walk(call) if inner.kind in (f.CALL, f.NAME))
+
+
+def users_pattern(offered: dict[str, set[str]]) -> re.Pattern[str] | None:
+    """Text a file that uses an offered name must hold: the name as a word.
+    `uses` then asks that it come after `import` on its line, or after the
+    module's name and a dot."""
+    names = set().union(*offered.values()) if offered else set()
+    if not names:
+        return None
+    return re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, names))))
+
+
+_LOOKBACK = 2_000  # how far back an import list's `import` is looked for
+
+
+def uses(text: str, pattern: re.Pattern[str], modules: set[str]) -> bool:
+    """Whether the text imports an offered name (on the line of its `import`,
+    or in the parenthesized list after it), or reads it off its module (`settings.Config`)."""
+    if "import" not in text:
+        return False
+    for match in pattern.finditer(text):
+        line = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if "import" in line:
+            return True
+        if line.endswith("."):
+            owner = re.search(r"(\w+)\.$", line)
+            if owner is not None and owner.group(1) in modules:
+                return True
+        window = text[max(0, match.start() - _LOOKBACK) : match.start()]
+        opened = window.rfind("import")
+        if opened >= 0 and "(" in window[opened:] and ")" not in window[opened:]:
+            return True
+    return False

@@ -1,0 +1,230 @@
+"""The names jaxcheck knows of JAX, numpy, equinox, flax and Python itself, by what they do.
+
+Every table of library names the model reads is here, so that what jaxcheck
+assumes of a library is in one place (what JAX does with those values, by
+release, is in `jax_versions`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Transform:
+    """A JAX transform that caches what it compiles, and how it marks values static."""
+
+    name: str  # how messages name it: "jax.jit"
+    argnums: str  # the keyword that lists static positions
+    argnames: str = ""  # the keyword that lists static names, when it has one
+    all_static: bool = False  # every argument that is not an array (or pytree of them) is static
+    # Its cache hashes a key once, when stored, on every release: a
+    # value-hashed object changed later hashes elsewhere and misses (a
+    # recompile, not a stale result). The others cache as `jax.jit` does,
+    # which hashes once only from 0.11 on (`changed-value-key`).
+    hashes_once: bool = False
+    # It compiles what it returns: made anew per call, it compiles per call
+    # (JAX401). Every transform here keeps a trace cache on the function it
+    # returns (what that closes over is baked in: JAX2xx), but `checkpoint`
+    # compiles nothing of its own, and `make_jaxpr` is made to be called once.
+    compiles: bool = True
+    # An unhashable static argument makes it raise (`jax.jit`); `checkpoint`
+    # retraces for every fresh one and goes stale after an in-place change.
+    raises_on_unhashable: bool = True
+    traces_self: bool = False  # `self` of a method it decorates is traced: a plain class raises (JAX202)
+
+
+_JIT = Transform("jax.jit", "static_argnums", "static_argnames", traces_self=True)
+_CHECKPOINT = Transform(
+    "jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True, compiles=False, raises_on_unhashable=False
+)
+
+# Each keeps a cache keyed on its static arguments (SPEC 2; pmap and checkpoint
+# go stale only for objects hashed by identity, checked on 0.10.2 and 0.12.0.1).
+# `custom_jvp`/`custom_vjp` `nondiff_argnums` are not here: nothing is cached on them.
+TRANSFORMS: dict[str, Transform] = {
+    "jax.jit": _JIT,
+    "jax.api.jit": _JIT,
+    "jax._src.api.jit": _JIT,  # how JAX's own modules spell it
+    "jax.experimental.pjit.pjit": Transform("pjit", "static_argnums", "static_argnames", traces_self=True),
+    "jax.pmap": Transform("jax.pmap", "static_broadcasted_argnums", hashes_once=True),
+    "jax.checkpoint": _CHECKPOINT,
+    "jax.remat": _CHECKPOINT,
+    "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
+    "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
+    "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames"),
+    "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
+    "flax.nnx.remat": Transform(
+        "nnx.remat", "static_argnums", hashes_once=True, compiles=False, raises_on_unhashable=False
+    ),
+    # Equinox caches on every non-array leaf; filter_vmap/grad/checkpoint cache nothing.
+    "equinox.filter_jit": Transform("eqx.filter_jit", "", all_static=True),
+    "equinox.filter_pmap": Transform("eqx.filter_pmap", "", all_static=True, hashes_once=True),
+}
+
+PARTIAL = "functools.partial"
+
+# Transforms of jax, flax and equinox that trace the functions they are given:
+# code handed to them runs once per compilation, not once per call.
+TRACING_LIBRARIES = ("jax.", "flax.", "equinox.")
+TRACING_NAMES = frozenset(
+    {
+        "jit", "pjit", "pmap", "vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "jacobian", "hessian",
+        "jvp", "vjp", "linearize", "checkpoint", "remat", "scan", "fori_loop", "while_loop", "cond", "switch",
+        "map", "associative_scan", "custom_jvp", "custom_vjp", "defjvp", "defvjp", "eval_shape", "make_jaxpr",
+        "shard_map", "smap", "named_call", "filter_jit", "filter_vmap", "filter_pmap", "filter_grad",
+        "filter_value_and_grad", "filter_checkpoint", "filter_eval_shape", "filter_jvp", "filter_vjp",
+        "filter_custom_jvp", "filter_custom_vjp", "split_rngs", "fork_rngs",
+    }
+)
+# They call the function they are given once per leaf, on every call.
+TREE_MAPS = frozenset(
+    {"jax.tree_util.tree_map", "jax.tree_util.tree_map_with_path", "jax.tree.map", "jax.tree.map_with_path", "jax.tree_map"}
+)
+
+# --- arrays and containers ---------------------------------------------------------------------
+
+_ARRAY_MODULES = ("numpy.", "jax.numpy.")
+_ARRAY_CONSTRUCTORS = frozenset(
+    {
+        "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
+        "zeros_like", "ones_like", "full_like", "empty_like",
+    }
+)
+_JAX_RANDOM = "jax.random."  # always arrays; numpy.random returns Python scalars without a size
+ARRAY_TYPES = frozenset(
+    {
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "numpy.ndarray",
+        "numpy.typing.NDArray",
+        "chex.Array",
+        *(
+            f"jaxtyping.{name}"
+            for name in (
+                "Array", "Shaped", "Bool", "Num", "Real", "Inexact", "Float", "Complex",
+                "Integer", "Int", "UInt", "Key", "PRNGKeyArray", "Float32", "Float64", "Int32", "Int64",
+            )
+        ),
+    }
+)
+UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
+CONTAINER_TYPES = {
+    "builtins.list": "list",
+    "builtins.dict": "dict",
+    "builtins.set": "set",
+    "builtins.bytearray": "bytearray",
+    "typing.List": "list",
+    "typing.Dict": "dict",
+    "typing.Set": "set",
+    "typing.MutableMapping": "dict",
+    "typing.MutableSequence": "list",
+    "collections.abc.MutableMapping": "dict",
+    "collections.abc.MutableSequence": "list",
+}
+# Methods that change a list, dict, set or array in place.
+MUTATORS = frozenset(
+    {
+        "append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",  # list
+        "update", "setdefault", "popitem",  # dict
+        "add", "discard", "difference_update", "intersection_update", "symmetric_difference_update",  # set
+        "fill", "resize", "put", "itemset", "setflags",  # numpy arrays
+    }
+)
+
+
+def is_array_constructor(ref: str) -> bool:
+    """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin."""
+    if ref.startswith(_JAX_RANDOM):
+        return True
+    module, _, name = ref.rpartition(".")
+    return name in _ARRAY_CONSTRUCTORS and (module + ".").startswith(_ARRAY_MODULES)
+
+
+# --- how classes are written ---------------------------------------------------------------------
+
+NEUTRAL_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol"})
+SINGLETON_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
+VALUE_BASES = frozenset({"typing.NamedTuple", "builtins.tuple", "builtins.str", "builtins.int", "builtins.frozenset"})
+UNHASHABLE_BASES = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
+ABSTRACT_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol", "abc.ABC"})
+ABSTRACT_DECORATORS = frozenset({"abc.abstractmethod", "abc.abstractproperty"})
+# Class decorators that write a dataclass, each with its default for `frozen`.
+DATACLASS_MAKERS = {
+    "dataclasses.dataclass": False,
+    "flax.struct.dataclass": True,
+    "attr.s": False,
+    "attr.attrs": False,
+    "attr.define": False,
+    "attrs.define": False,
+    "attr.mutable": False,
+    "attrs.mutable": False,
+    "attr.frozen": True,
+    "attrs.frozen": True,
+}
+EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
+# Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.
+FROZEN_DATACLASS_BASES = EQUINOX_MODULES | {"flax.struct.PyTreeNode"}
+NEUTRAL_DECORATORS = frozenset(
+    {
+        "typing.final",
+        "typing_extensions.final",
+        "functools.total_ordering",
+        "typing.runtime_checkable",
+        "jax.tree_util.register_pytree_node_class",
+        "jax.tree_util.register_static",
+    }
+)
+NEUTRAL_METACLASSES = frozenset({"abc.ABCMeta"})
+PYTREE_DECORATORS = frozenset(
+    {"jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass", "flax.struct.dataclass", "chex.dataclass"}
+)
+PYTREE_BASES = FROZEN_DATACLASS_BASES | {"typing.NamedTuple", "builtins.tuple"}
+# Methods that build an object: what they assign is its construction, not a change.
+CONSTRUCTION = frozenset({"__init__", "__new__", "__post_init__", "__setstate__", "__attrs_post_init__"})
+# flax linen's `setup` runs once, lazily, before the module is first applied.
+SETUP = frozenset({"setup"})
+ATTRIBUTE_HOOKS = frozenset({"__setattr__", "__delattr__"})  # how writes happen, not writes
+IDENTITY_HASHES = frozenset({"builtins.id", "builtins.object.__hash__"})
+CLASS_VARIABLE = "typing.ClassVar"  # how the facts mark a ClassVar annotation
+# Passing a value to these reads nothing of its state.
+NOT_READING = frozenset({"builtins.type", "builtins.isinstance", "builtins.issubclass", "builtins.id", "builtins.callable"})
+
+# --- pytrees --------------------------------------------------------------------------------------
+
+TREE_UTIL = ("jax.tree_util.", "jax._src.tree_util.")
+# Class decorators, with the methods they take the flatten from.
+CLASS_REGISTRATIONS = {
+    "register_pytree_node_class": ("tree_flatten",),
+    "register_pytree_with_keys_class": ("tree_flatten_with_keys", "tree_flatten"),
+}
+# Registration calls, with where their flatten functions are: positions, keywords.
+CALL_REGISTRATIONS = {
+    "register_pytree_node": ((1,), ("flatten_func",)),
+    "register_pytree_with_keys": ((1, 3), ("flatten_with_keys", "flatten_func")),
+}
+REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
+NNX_STATIC = "flax.nnx.static"
+TREE_STATIC = frozenset({"jax.tree.static", "jax._src.tree.static"})
+JAX_DATACLASSES_STATIC = "jax_dataclasses.Static"
+# Field specifiers: what they hold is their `default`, or what `default_factory` makes.
+FIELD_SPECIFIERS = frozenset(
+    {
+        "dataclasses.field",
+        "equinox.field",
+        "equinox._module.field",
+        "equinox.static_field",
+        "equinox._module.static_field",
+        "flax.struct.field",
+        "jax_dataclasses.static_field",
+        NNX_STATIC,
+    }
+)
+
+
+def tree_util_name(ref: str, names) -> str | None:
+    """`register_pytree_node` for `jax.tree_util.register_pytree_node`, when it is one of `names`."""
+    for prefix in TREE_UTIL:
+        if ref.startswith(prefix) and ref[len(prefix) :] in names:
+            return ref[len(prefix) :]
+    return None
