@@ -159,7 +159,8 @@ class LocalUse:
     location: Location  # the binding, or the nested `def`
     loop_depth: int  # how many loops of the function it is bound in
     calls: tuple[int, ...]  # each place that calls it, as its loop depth (a comprehension is a loop)
-    escapes: bool  # used otherwise: returned, stored, passed on, read by a closure, bound again
+    escapes: bool  # used otherwise: returned, stored, read by a closure, bound again
+    passed: bool = False  # passed as an argument to a call (which may or may not keep it)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from helpers import BUGGY, jaxcheck_run, located  # noqa: E402
-from jaxcheck.config import Config  # noqa: E402
 from helpers import findings_of  # noqa: E402
 
 # Every rule family has something to look at in a file with this header.

@@ -258,7 +258,7 @@ class _Extractor:
     def _finish_function(self, function: f.FunctionFacts) -> f.FunctionFacts:
         scope = self.function_scopes[function.qualname]
         locals_ = tuple(
-            f.LocalUse(name, record.location, record.loop_depth, tuple(record.calls), record.escapes)
+            f.LocalUse(name, record.location, record.loop_depth, tuple(record.calls), record.escapes, record.passed)
             for (owner, name), record in self.tracked.items()
             if owner == function.qualname
         )
@@ -386,6 +386,8 @@ class _Extractor:
             if tracked is not None:
                 if isinstance(parent, cst.Call) and parent.func is node and not context.lambdas and scope.qualname == function:
                     tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
+                elif isinstance(parent, cst.Call) and not context.lambdas and scope.qualname == function:
+                    tracked.passed = True  # handed to a call: it lives as long as that call keeps it
                 else:
                     tracked.escapes = True
             return
@@ -455,9 +457,8 @@ class _Extractor:
                 self.loop_calls.add((function, value.ref))
             if value.func is not None and self._makes_function(value.func):
                 self.looped.append(value.location)
-        # A call without arguments passes nothing static, and a builtin is never
-        # a transformed function: neither is worth keeping.
-        if (value.args or value.keywords) and not value.dotted.startswith("builtins."):
+        # A builtin is never a transformed function, a class or a method of the project.
+        if not value.dotted.startswith("builtins."):
             self.calls.append((function, value))
         if value.dotted in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
             target, attribute = value.args[0], value.args[1]
@@ -655,6 +656,7 @@ class _Tracked:
         self.loop_depth = loop_depth
         self.calls: list[int] = []
         self.escapes = False
+        self.passed = False
 
 
 def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:

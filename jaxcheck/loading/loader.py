@@ -28,7 +28,7 @@ from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.syntax import syntax_error_of
 
 _MAX_WAVES = 12
-_MAX_NAMES = 1_000_000  # re-exports that loop (`from . import x as y`) stop growing the set here
+_MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
 
 
@@ -119,17 +119,21 @@ class Workspace:
         the module a name is re-exported from is needed as well as the one defining it."""
         exports = {module.module: dict(module.imports) for module in self.facts.values()}
         found = set(names)
-        pending = list(names)
-        while pending:
-            parts = pending.pop().split(".")
-            for end in range(len(parts) - 1, 0, -1):
-                target = exports.get(".".join(parts[:end]), {}).get(parts[end])
-                if target is not None:
-                    resolved = ".".join([target, *parts[end + 1 :]])
-                    if resolved not in found and len(found) < _MAX_NAMES:
-                        found.add(resolved)
-                        pending.append(resolved)
+        for name in names:
+            # Each step replaces a module's name by what it imports; a chain longer
+            # than any real re-export (or one that grows: `from . import x as y`) is cut short.
+            for _ in range(_MAX_REEXPORTS):
+                parts = name.split(".")
+                for end in range(len(parts) - 1, 0, -1):
+                    target = exports.get(".".join(parts[:end]), {}).get(parts[end])
+                    if target is not None:
+                        name = ".".join([target, *parts[end + 1 :]])
+                        break
+                else:
                     break
+                if name in found:
+                    break
+                found.add(name)
         return found
 
     def text(self, path: str) -> str:

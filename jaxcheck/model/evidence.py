@@ -39,7 +39,9 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
     found = [
         Staleness(change, change.path, cls)
         for change in model.state.changes(cls)
-        if reads.include(change.path) and _after_some_use(model, change, uses)
+        if reads.include(change.path)
+        and _real_change(model, cls, change)
+        and _after_some_use(model, change, uses)
     ]
     if depth:
         for field in model.classes.fields(cls):
@@ -50,6 +52,48 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
                 for nested in later_changes(model, inner, inner_reads, [], depth - 1):
                     found.append(Staleness(nested.change, (field.name, *nested.read), nested.holder))
     return found
+
+
+def _real_change(model: Model, cls: str, change: Change) -> bool:
+    """A mutating call changes something only on a container or an array
+    (`self.opt.update(...)` is a method of whatever `opt` is); a change inside a
+    method of the class counts when that method can run after the object is
+    in use (see `runs_after_setup`)."""
+    if change.method and not model.values.container_kind(cls, change.path):
+        return False
+    return not change.inside or runs_after_setup(model, cls, change.function)
+
+
+def runs_after_setup(model: Model, cls: str, method: str) -> bool:
+    """A method of `cls` the project calls outside the building of objects (any
+    class's `__init__`, `setup` and their helpers, a classmethod factory), or,
+    never called in the project, one a library offers its users: public, on a
+    public class."""
+    function = model.symbols.functions.get(method)
+    if function is None:
+        return True
+    calls = [
+        (caller, ref)
+        for caller, ref in model.functions.method_calls.get(function.name, ())
+        if cls in model.symbols.instance_classes(ref.parent) or _any_subclass(model, cls, ref.parent)
+    ]
+    if not calls:
+        return not function.name.startswith("_") and not cls.rpartition(".")[2].startswith("_")
+    return any(not _building(model, caller) for caller, _ in calls)
+
+
+def _any_subclass(model: Model, cls: str, owner: Ref) -> bool:
+    return any(cls in model.symbols.mro(other) for other in model.symbols.instance_classes(owner))
+
+
+def _building(model: Model, caller: str) -> bool:
+    """Code that builds an object: a construction method or its helper, or a classmethod/staticmethod factory."""
+    function = model.symbols.functions.get(caller)
+    if function is None or not function.class_qualname:
+        return False
+    if not function.is_instance_method:
+        return True
+    return function.name in model.classes.construction_methods(function.class_qualname)
 
 
 def _through(reads: Reads, name: str) -> Reads | None:
@@ -103,7 +147,7 @@ def _fresh(model: Model, ref: Ref) -> bool:
 def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
     """How equal objects of `cls` reach static positions again and again, for a
     message ("built in a loop at a.py:12"); "" when nothing shows they do."""
-    for path, call in model.values.constructions(cls) + _bare_constructions(model, cls):
+    for path, call in model.values.constructions(cls):
         if runs_repeatedly(model, path, call.location):
             return f"built in code that runs again and again ({path}:{call.location.line})"
     for use in uses:
@@ -111,26 +155,13 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
         if value is not None and value.kind == f.CALL and runs_repeatedly(model, use.outermost.path, value.location):
             return f"built at every call ({use.outermost.path}:{value.location.line})"
     sites: dict[tuple, list[tuple[str, f.Value]]] = {}
-    for path, call in model.values.constructions(cls) + _bare_constructions(model, cls):
+    for path, call in model.values.constructions(cls):
         sites.setdefault(_arguments_key(call), []).append((path, call))
     for key, built in sites.items():
         if key is not None and len(built) > 1:
             (path, first), (other_path, second) = built[:2]
             return f"built equal at {path}:{first.location.line} and {other_path}:{second.location.line}"
     return ""
-
-
-def _bare_constructions(model: Model, cls: str) -> list[tuple[str, f.Value]]:
-    """`C()` with no arguments, bound to a name or passed on (calls without
-    arguments are not kept on their own)."""
-    found = []
-    for path, module in model.symbols.modules.items():
-        values = [binding.value for binding in module.bindings]
-        values += [arg for _, call in module.calls for arg in (*call.args, *(value for _, value in call.keywords))]
-        for value in values:
-            if value.kind == f.CALL and not value.args and not value.keywords and model.symbols.constructed_class(value) == cls:
-                found.append((path, value))
-    return list({(path, value.location): (path, value) for path, value in found}.values())
 
 
 def runs_repeatedly(model: Model, path: str, location: f.Location) -> bool:

@@ -25,6 +25,7 @@ REUSED = "reused"  # held in a local and called more than once
 CALLED = "called"  # called where it is made: `jax.jit(f)(x)`
 DROPPED = "dropped"  # made as a statement: nothing keeps it
 ONCE = "once"  # held in a local called once, or made and called on each turn of a loop
+PASSED = "passed"  # held in a local handed to a call, and not kept otherwise: it lives for the call
 THROWAWAY = frozenset({CALLED, DROPPED, ONCE})
 _CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
 
@@ -180,6 +181,16 @@ class Functions:
             repeated |= frontier
         return repeated
 
+    @cached_property
+    def method_calls(self) -> dict[str, list[tuple[str, Ref]]]:
+        """Every call of a method by its name: (the calling function, the call's callee)."""
+        found: dict[str, list[tuple[str, Ref]]] = defaultdict(list)
+        for module in self.symbols.modules.values():
+            for caller, call in module.calls:
+                if call.ref is not None and call.ref.parent is not None:
+                    found[call.ref.last].append((caller, call.ref))
+        return found
+
     def traced(self, path: str) -> set[str]:
         """The functions of the module that JAX, flax or equinox trace or transform:
         decorated by them, or handed to them (`lax.scan(body, ...)`, `jax.jit(self.step)`)."""
@@ -211,6 +222,8 @@ def _fate(use: f.LocalUse | None) -> str:
     """A local called once, or bound and called on the same turn of a loop, is a throwaway."""
     if use is None or use.escapes:
         return KEPT
+    if use.passed:
+        return PASSED
     if not use.calls:
         return DROPPED
     if use.calls and all(depth == use.loop_depth for depth in use.calls) and (use.loop_depth or len(use.calls) == 1):

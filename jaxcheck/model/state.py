@@ -54,6 +54,7 @@ class Change:
     inside: bool  # in a method of the object's class: part of its API (a setter)
     target: Ref  # the object, as the code there names it (`self`, `cfg`)
     text: str  # how a message shows it: "cfg.scale = ...", "self.items.append(...)"
+    method: str = ""  # the mutating method called (`append`), for a change made by a call
 
 
 def uses_opaquely(use: f.ParameterUse) -> bool:
@@ -183,4 +184,5 @@ def _change(file: str, location: f.Location, function: str, base: Ref, chain: Ch
     """A change at `chain` of the object `base`; `how` ends its text: " = ...", ".append(...)"."""
     name = base.name if base.is_local else base.name.rpartition(".")[2]
     in_place = not how.startswith(" = ")
-    return Change(chain, in_place, file, location, function, inside, base, ".".join((name, *chain)) + how)
+    method = how[1:].partition("(")[0] if how.startswith(".") else ""
+    return Change(chain, in_place, file, location, function, inside, base, ".".join((name, *chain)) + how, method)

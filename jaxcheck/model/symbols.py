@@ -8,6 +8,7 @@ which classes a name or an expression can hold an instance of.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import cached_property
 from typing import Iterable
 
 from jaxcheck import facts as f
@@ -15,11 +16,17 @@ from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import (
     ABSTRACT_BASES,
     ABSTRACT_DECORATORS,
+    CALL_REGISTRATIONS,
+    CLASS_REGISTRATIONS,
     PYTREE_BASES,
     PYTREE_DECORATORS,
+    REGISTER_DATACLASS,
     UNHASHABLE_BUILTINS,
     is_array_constructor,
+    tree_util_name,
 )
+
+REGISTRATIONS = {**CALL_REGISTRATIONS, **CLASS_REGISTRATIONS}
 
 _DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
 _MAX_REEXPORTS = 16
@@ -162,9 +169,34 @@ class Symbols:
     def is_pytree(self, qualname: str) -> bool:
         """Registered as a pytree (so split into leaves by transforms), or a tuple type."""
         for cls in self.mro(qualname):
+            if cls in self.registered:
+                return True
             if any(decorator.dotted in PYTREE_DECORATORS for decorator in self.classes[cls].decorators):
                 return True
         return bool(self.library_bases(qualname) & PYTREE_BASES)
+
+    @cached_property
+    def registered(self) -> set[str]:
+        """The classes a call registers as pytrees: `register_pytree_node(C, ...)`, `register_dataclass(C)`."""
+        found = set()
+        for module in self.modules.values():
+            for _, call in module.calls:
+                name = call.dotted
+                if (tree_util_name(name, REGISTRATIONS) or name in REGISTER_DATACLASS) and call.args:
+                    cls = self.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+                    if cls is not None:
+                        found.add(cls)
+        return found
+
+    def all_subclasses(self, qualname: str) -> set[str]:
+        """The project classes that inherit from the class, at any depth."""
+        found, pending = set(), [qualname]
+        while pending:
+            for sub in self.subclasses.get(pending.pop(), ()):
+                if sub not in found:
+                    found.add(sub)
+                    pending.append(sub)
+        return found
 
     def inherits(self, qualname: str, library_bases: frozenset[str]) -> bool:
         """Whether one of the class's library bases, all the way up, is one of these."""

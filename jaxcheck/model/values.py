@@ -92,6 +92,25 @@ class Values:
                 return f"{'an' if name[:1] in 'AEIOU' else 'a'} `{name}`, which is not static-safe ({because})"
         return None
 
+    def container_kind(self, cls: str, path: tuple[str, ...], depth: int = 3) -> str:
+        """"list", "dict", "set", "bytearray" or "array" when the field at `path`
+        of a `cls` instance surely holds one (through the objects its fields hold); else ""."""
+        name, rest = path[0], path[1:]
+        for field in self.classes.fields(cls):
+            if field.name != name:
+                continue
+            if rest:
+                if depth:
+                    for inner in self.held_classes(field):
+                        kind = self.container_kind(inner, rest, depth - 1)
+                        if kind:
+                            return kind
+                continue
+            held = self._field_holds(cls, field)
+            if held is not None and held.kind in (ARRAY, MUTABLE) and not held.what.startswith("a `"):
+                return "array" if held.kind == ARRAY else held.what.split()[1]
+        return ""
+
     # --- callables made anew ------------------------------------------------------------------------
 
     def per_instance_callable(self, value: f.Value | None, class_qualname: str) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.model.evidence import distinct, later_changes
-from jaxcheck.model.functions import REUSED, THROWAWAY, Made
+from jaxcheck.model.functions import PASSED, REUSED, THROWAWAY, Made
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change, Reads
 from jaxcheck.model.transforms import application
@@ -37,8 +37,11 @@ class JitMethodSelfNotStatic(Rule):
             if not function.is_instance_method:
                 continue
             cls = function.class_qualname
-            # A class jaxcheck cannot judge may be a pytree through a base it cannot see.
-            if symbols.is_pytree(cls) or model.classes.traits(cls) is None:
+            # A class jaxcheck cannot judge may be a pytree through a base it cannot see;
+            # the `self` of an abstract class's method is a subclass's, which may be one.
+            if symbols.is_pytree(cls) or model.classes.traits(cls) is None or symbols.is_abstract(cls):
+                continue
+            if any(symbols.is_pytree(sub) for sub in symbols.all_subclasses(cls)):
                 continue
             for decorator in function.decorators:
                 applied = application(decorator, model.options.table)
@@ -89,7 +92,8 @@ def _changed_text(changed: list[Change]) -> str:
 def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None) -> list[Change]:
     """The changes, after the function is made, to what it reads of the object:
     not earlier in the same function, not on another object, and for one held
-    in a local for the length of a call (used more than once), only in that call."""
+    in a local for the length of a call (used more than once, or handed to a
+    call), only in that call."""
     found = []
     for item in later_changes(model, cls, reads, []):
         change = item.change
@@ -98,7 +102,7 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
                 continue
             if obj is not None and distinct(model, change.target, obj):
                 continue
-        if made.fate == REUSED and not (
+        if made.fate in (REUSED, PASSED) and not (
             change.file == made.path and change.function == made.function and made.application.location < change.location
         ):
             continue

@@ -11,6 +11,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.model.classes import VALUE, Field
 from jaxcheck.model.evidence import built_repeatedly, runs_repeatedly
+from jaxcheck.model.jax_api import ABSTRACT_DECORATORS
 from jaxcheck.model.jax_versions import STALE, outcomes
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
@@ -134,11 +135,28 @@ def _coverage(method: f.FunctionFacts, class_qualname: str, model: Model) -> tup
             continue
         reads = model.state.parameter_reads(method, parameter.name, class_qualname if position == 0 else None)
         covered.update(reads.attributes)
-        everything = everything or (position == 0 and (reads.opaque or "__dict__" in reads.attributes))
+        everything = everything or (
+            position == 0 and (reads.opaque or "__dict__" in reads.attributes or _polymorphic(reads, class_qualname, model))
+        )
         typed = typed or "__class__" in reads.attributes or any(
             ref is not None and ref.dotted == "builtins.type" for ref in use.passed_to
         )
     return covered, everything, typed
+
+
+def _polymorphic(reads: Reads, class_qualname: str, model: Model) -> bool:
+    """The method reads a method or property that a subclass overrides (or that
+    is abstract): what it covers depends on the class of the object at hand."""
+    subclasses = model.symbols.all_subclasses(class_qualname)
+    for name in reads.attributes:
+        method = model.symbols.find_method(class_qualname, name)
+        if method is None:
+            continue
+        if any(decorator.dotted in ABSTRACT_DECORATORS for decorator in method.decorators):
+            return True
+        if any(model.symbols.method(sub, name) is not None for sub in subclasses):
+            return True
+    return False
 
 
 def compared_fields(class_qualname: str, model: Model) -> set[str] | None:
