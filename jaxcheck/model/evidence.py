@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Chain, Change, Reads
 from jaxcheck.model.static_uses import CALL_SITE, StaticUse
@@ -40,7 +41,7 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
         Staleness(change, change.path, cls)
         for change in model.state.changes(cls)
         if reads.include(change.path)
-        and _real_change(model, cls, change)
+        and real_change(model, cls, change)
         and _after_some_use(model, change, uses)
     ]
     if depth:
@@ -54,7 +55,7 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
     return found
 
 
-def _real_change(model: Model, cls: str, change: Change) -> bool:
+def real_change(model: Model, cls: str, change: Change) -> bool:
     """A mutating call changes something only on a container or an array
     (`self.opt.update(...)` is a method of whatever `opt` is); a change inside a
     method of the class counts when that method can run after the object is
@@ -68,22 +69,26 @@ def runs_after_setup(model: Model, cls: str, method: str) -> bool:
     """A method of `cls` the project calls outside the building of objects (any
     class's `__init__`, `setup` and their helpers, a classmethod factory), or,
     never called in the project, one a library offers its users: public, on a
-    public class."""
+    public class of a public module."""
     function = model.symbols.functions.get(method)
     if function is None:
         return True
-    calls = [
-        (caller, ref)
-        for caller, ref in model.functions.method_calls.get(function.name, ())
-        if cls in model.symbols.instance_classes(ref.parent) or _any_subclass(model, cls, ref.parent)
-    ]
+    # Calls on an object of the class; and on one whose class is not known,
+    # unless the name is one every container has (`update`, `append`).
+    calls = []
+    for caller, ref in model.functions.method_calls.get(function.name, ()):
+        classes = model.symbols.instance_classes(ref.parent)
+        if any(cls in model.symbols.mro(other) for other in classes) or not classes and function.name not in MUTATORS:
+            calls.append(caller)
     if not calls:
-        return not function.name.startswith("_") and not cls.rpartition(".")[2].startswith("_")
-    return any(not _building(model, caller) for caller, _ in calls)
+        return _public(model, cls) and not function.name.startswith("_")
+    return any(not _building(model, caller) for caller in calls)
 
 
-def _any_subclass(model: Model, cls: str, owner: Ref) -> bool:
-    return any(cls in model.symbols.mro(other) for other in model.symbols.instance_classes(owner))
+def _public(model: Model, cls: str) -> bool:
+    """A class users of a library reach: no name on its way starts with `_`."""
+    module = model.symbols.module_of(cls).module
+    return not any(part.startswith("_") for part in cls.split(".") if part != "__init__") and bool(module)
 
 
 def _building(model: Model, caller: str) -> bool:

@@ -246,10 +246,20 @@ class Symbols:
         return tuple(dict.fromkeys(found))
 
     def constructed_class(self, value: f.Value) -> str | None:
-        """The project class a call constructs, when `value` is such a call."""
-        if value.kind == f.CALL and value.ref is not None:
-            return self.lookup_class(value.ref)
-        return None
+        """The project class a call constructs, when `value` is such a call
+        (`Config(...)`, or `cls(...)` in a classmethod of the class)."""
+        if value.kind != f.CALL or value.ref is None:
+            return None
+        ref = value.ref
+        if ref.is_local and not ref.attributes:
+            function = self.functions.get(ref.function)
+            if function is not None and function.class_qualname and function.parameters:
+                if function.parameters[0].name == ref.name and any(
+                    decorator.dotted == "builtins.classmethod" for decorator in function.decorators
+                ):
+                    return function.class_qualname
+            return None
+        return self.lookup_class(ref)
 
     def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
         """"list", "dict", "set", "bytearray" or "array" when `value` is surely one; else ""."""

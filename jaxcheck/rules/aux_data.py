@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from jaxcheck.model.evidence import real_change
 from jaxcheck.model.project import Model
 from jaxcheck.model.values import ARRAY, MUTABLE, UNSTABLE, Held
 from jaxcheck.rules.base import Rule
@@ -97,7 +98,7 @@ def _changed_in_place(model: Model, cls: str | None, ref, subject) -> str:
 
 def _changed_field(model: Model, cls: str, name: str) -> str:
     for change in model.state.changes(cls):
-        if change.in_place and change.path == (name,):
+        if change.in_place and change.path == (name,) and real_change(model, cls, change):
             return f", changed in place by `{change.text}` at {change.file}:{change.location.line}"
     return ""
 
