@@ -90,8 +90,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         workspace, results = _judged_for_flake8(project, config, texts, use_cache)
     else:
         cache = FactsCache(project.cache_folder if use_cache else None)
-        workspace = Workspace(project, config, cache, pool, texts=texts, checked=files)
-        results = _project_results(workspace)
+        workspace = Workspace(project, cache, pool, texts, files, **_loading(config))
+        results = _project_results(workspace, config)
         workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
         cache.save()
     result.analysed.update(workspace.facts)
@@ -117,14 +117,21 @@ def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], 
             texts[path] = known  # the file as on disk: what the CLI and the cache saw
     stale = entry is None or any(entry[0].texts.get(path) != text for path, text in texts.items())
     if stale or entry[2] != _stamps(entry[0].facts):
-        workspace = Workspace(project, config, FactsCache(project.cache_folder if use_cache else None), texts=texts)
-        results = _project_results(workspace)
+        cache = FactsCache(project.cache_folder if use_cache else None)
+        workspace = Workspace(project, cache, texts=texts, **_loading(config))
+        results = _project_results(workspace, config)
         workspace.cache.save()
         entry = _JUDGED[project.root] = (workspace, results, _stamps(workspace.facts))
     return entry[0], entry[1]
 
 
-def _project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
+def _loading(config: Config) -> dict:
+    """What the loader is told of the config: what to leave out, and what the findings depend on."""
+    options = config.options
+    return {"is_excluded": config.is_excluded, "keywords": options.keywords, "settings": repr(options)}
+
+
+def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     """The findings of every project file that has rule findings or a JAX000, by
     absolute path: from the cache when no file has changed since, else judged."""
     from jaxcheck.model.project import Model
@@ -134,7 +141,7 @@ def _project_results(workspace) -> dict[str, tuple[list[Finding], bool]]:
     results = workspace.cache.load_results(fingerprint)
     if results is not None:
         return results
-    model = Model(workspace.build(files), workspace.config.options)
+    model = Model(workspace.build(files), config.options)
     results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
     by_display = {module.path: path for path, module in workspace.facts.items()}
     # A rule that fails is reported once, in the first file the model holds.

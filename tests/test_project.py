@@ -1249,3 +1249,27 @@ def test_checking_the_file_with_the_use_reports_the_class_it_makes_a_finding(tmp
         }
     write(tmp_path, "pkg/settings.py", "class Vehicle:  # noqa: JAX101, JAX102\n    pass\n")
     assert jaxcheck_run("check", "pkg/integrate.py", cwd=tmp_path).returncode == 0
+
+
+# --- the loader reads what to load from the facts ------------------------------------------------
+
+
+def test_a_jit_made_in_one_module_and_called_in_a_loop_in_another(tmp_path: Path) -> None:
+    # pkg/b.py holds no transform, so the pre-filter passes it by; the loader
+    # reads it because it uses `step`, a function of pkg/a.py that applies one.
+    make(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/a.py": "import jax\n\n\ndef step(x):\n    return jax.jit(lambda v: v * 2)(x)\n",
+            "pkg/b.py": "from pkg.a import step\n\n\ndef train(xs):\n    for x in xs:\n        step(x)\n",
+        },
+    )
+    expected = {("pkg/a.py", 5, 12, "JAX401")}
+    assert where(cli(tmp_path, ".")) == expected
+    assert where(cli(tmp_path, "--no-cache", "pkg/a.py")) == expected
+    assert where(flake8(tmp_path, "pkg/a.py")) == expected
+    assert where(flake8(tmp_path, ".")) == expected
+    # Without the loop nothing runs it again and again.
+    write(tmp_path, "pkg/b.py", "from pkg.a import step\n\n\ndef train(x):\n    step(x)\n")
+    assert cli(tmp_path, ".") == []

@@ -114,6 +114,8 @@ class _Extractor:
     def compound(self, node: cst.CSTNode, scope: Scope) -> None:
         """if/for/while/try/with/match: scan the header, bind targets, descend."""
         if isinstance(node, (cst.For, cst.While)):
+            if isinstance(node, cst.For):
+                self.scan(node.iter, scope)  # evaluated once, before the first turn
             function = self._function_of(scope)
             self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
             self._compound(node, scope)
@@ -136,6 +138,8 @@ class _Extractor:
                 self.bind_target(child.name, None, scope)
             elif isinstance(node, cst.For) and child is node.target:
                 self.bind_target(child, None, scope)
+            elif isinstance(node, cst.For) and child is node.iter:
+                continue  # scanned outside the loop
             elif isinstance(child, cst.BaseExpression):
                 self.scan(child, scope)
         for block in blocks:
@@ -355,9 +359,16 @@ class _Extractor:
                 stack.append((current.body, current, inner, body))
                 continue
             elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
-                shadowed = shadowed | _comprehension_targets(current.for_in)
-                if not context.repeated:
-                    context = _Context(context.lambdas, True)
+                # The first iterable is evaluated once, where the comprehension is;
+                # the rest runs on every item.
+                first = current.for_in
+                stack.append((first.iter, current, shadowed, context))
+                inner = shadowed | _comprehension_targets(first)
+                repeated = _Context(context.lambdas, True)
+                for child in children(current):
+                    parts = [part for part in children(child) if part is not first.iter] if child is first else [child]
+                    stack.extend((part, child if child is first else current, inner, repeated) for part in parts)
+                continue
             elif isinstance(current, cst.Attribute):
                 # Only the object is a name use; `.attr` is not. A whole chain
                 # `p.solver.dt` is one use of `p`, with the chain as its parent.

@@ -16,7 +16,6 @@ from dataclasses import replace
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
-from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
@@ -42,10 +41,20 @@ class Workspace:
     """One project's modules: their text, their facts, and what could not be read."""
 
     def __init__(
-        self, project: Project, config: Config, cache: FactsCache, pool: Pool | None = None, texts=None, checked=()
+        self,
+        project: Project,
+        cache: FactsCache,
+        pool: Pool | None = None,
+        texts=None,
+        checked=(),
+        is_excluded=lambda path, is_dir: False,
+        keywords: tuple[str, ...] = (),
+        settings: str = "",
     ) -> None:
         self.project = project
-        self.config = config
+        self.is_excluded = is_excluded  # the config's `exclude`
+        self.keywords = keywords  # names of configured transforms, for the pre-filter
+        self.settings = settings  # what else the findings depend on: the analysis settings, as text
         self.cache = cache
         self.pool = pool  # worker processes for parsing, when the run has more than one
         self.texts: dict[str, str] = dict(texts or {})  # absolute path -> text, given ones first
@@ -58,7 +67,7 @@ class Workspace:
         """Every Python file of the project, and the files named or given besides."""
         if self.project.only:
             return list(self.project.only)
-        files = [os.path.abspath(path) for path in python_files(self.project.root, self.config.is_excluded)]
+        files = [os.path.abspath(path) for path in python_files(self.project.root, self.is_excluded)]
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
@@ -71,7 +80,7 @@ class Workspace:
 
         Excluded files count too: a class or base they define is still read.
         """
-        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.config.options!r}".encode())
+        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.settings}".encode())
         everything = [] if self.project.only else [
             os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)
         ]
@@ -89,7 +98,7 @@ class Workspace:
         3. the modules that define what 1 and 2 name, and, a wave at a time,
            the bases, fields and re-exports of what those define.
         """
-        keywords = self.config.options.keywords
+        keywords = self.keywords
         taking_part = [path for path in files if may_have_findings(self.text(path), keywords)]
         self._load(taking_part)
         offered = {module.module: offered_names(module) for module in self.facts.values()}

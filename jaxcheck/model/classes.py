@@ -163,9 +163,12 @@ class Classes:
     def _hashing(self, cls: f.ClassFacts, dataclass_, bases: list[Traits], value_base: bool, unhashable_base: bool):
         """(hashing, why, member at fault, compares by value), as Python and `dataclass` decide them."""
         eq_method = self.symbols.method(cls.qualname, "__eq__")
+        # An `__eq__` in the body, even one deferring to `super()`, stops
+        # `dataclass` from writing one: deferring, it compares as the bases do.
+        eq_defers = eq_method is not None and defers_to_super(eq_method)
         by_value = (
-            eq_method is not None
-            or (dataclass_ is not None and dataclass_.eq)
+            eq_method is not None and not eq_defers
+            or (dataclass_ is not None and dataclass_.eq and eq_method is None)
             or value_base
             or any(base.compares_by_value for base in bases)
         )
@@ -174,8 +177,10 @@ class Classes:
             hash_method = self.symbols.find_method(cls.qualname, "__hash__")
             return (
                 IDENTITY,
-                "it defines `__hash__` but no `__eq__`, so equal instances still compare by identity",
-                hash_method.location if hash_method is not None else None,
+                "its `__eq__` defers to `object.__eq__`, so equal instances still compare by identity"
+                if eq_defers
+                else "it defines `__hash__` but no `__eq__`, so equal instances still compare by identity",
+                (eq_method if eq_defers else hash_method).location if (eq_defers or hash_method) else None,
                 by_value,
             )
         return hashing, because, location, by_value
@@ -189,9 +194,7 @@ class Classes:
                     return IDENTITY, "its `__hash__` is `object.__hash__`, the object's identity", attribute.location
                 return VALUE, "", None
         hash_method = self.symbols.method(cls.qualname, "__hash__")
-        defers = hash_method is not None and bool(hash_method.returns) and all(
-            value.dotted == "builtins.super().__hash__" for value in hash_method.returns
-        )
+        defers = hash_method is not None and defers_to_super(hash_method)
         if hash_method is not None and not defers:
             if any(_is_identity_hash(value) for value in hash_method.returns):
                 return IDENTITY, "its `__hash__` returns the object's identity", hash_method.location
@@ -319,6 +322,11 @@ class Classes:
             if self.is_dataclass_like(cls):
                 return None
         return None
+
+
+def defers_to_super(method: f.FunctionFacts) -> bool:
+    """Every `return` of the method hands back `super().<same method>(...)`."""
+    return bool(method.returns) and all(value.dotted == f"builtins.super().{method.name}" for value in method.returns)
 
 
 def _dataclass_options(decorator: f.Value, frozen: bool) -> Dataclass | None:

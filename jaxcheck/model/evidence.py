@@ -7,8 +7,8 @@
   an in-place change of a container it holds; state held by objects in its
   fields counts, reported at the outermost static object;
 - *recompiles*: equal objects that hash by identity reach the cache more than
-  once: built in a loop, in code that runs again and again, or at several
-  places with the same arguments.
+  once: built where they are used, by code that runs again and again (a loop,
+  a function the project calls in one, a function a library offers).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Chain, Change, Reads
-from jaxcheck.model.static_uses import CALL_SITE, StaticUse
+from jaxcheck.model.static_uses import CALL_SITE, SELF, StaticUse
 
 _NESTING = 3  # how many fields deep nested state is followed
 
@@ -150,23 +150,79 @@ def _fresh(model: Model, ref: Ref) -> bool:
 
 
 def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
-    """How equal objects of `cls` reach static positions again and again, for a
-    message ("built in a loop at a.py:12"); "" when nothing shows they do."""
-    for path, call in model.values.constructions(cls):
-        if runs_repeatedly(model, path, call.location):
-            return f"built in code that runs again and again ({path}:{call.location.line})"
+    """How new, equal objects of `cls` reach a static position again and again,
+    for a message ("built at every call of `fit` (a.py:12)"); "" when nothing
+    shows they do. An object built where it is used (at the call site, or
+    bound to a local of the function that uses it) is a new key each time
+    that function runs: in a loop, in code the project runs again and again,
+    or in a function a library offers its users."""
     for use in uses:
-        value = use.outermost.value
-        if value is not None and value.kind == f.CALL and runs_repeatedly(model, use.outermost.path, value.location):
-            return f"built at every call ({use.outermost.path}:{value.location.line})"
-    sites: dict[tuple, list[tuple[str, f.Value]]] = {}
-    for path, call in model.values.constructions(cls):
-        sites.setdefault(_arguments_key(call), []).append((path, call))
-    for key, built in sites.items():
-        if key is not None and len(built) > 1:
-            (path, first), (other_path, second) = built[:2]
-            return f"built equal at {path}:{first.location.line} and {other_path}:{second.location.line}"
+        for path, function, call in _built_for(model, cls, use.outermost):
+            if function and model.functions.while_tracing(path, function):
+                continue  # runs when JAX traces it, once per compilation
+            if runs_repeatedly(model, path, call.location):
+                return f"built in code that runs again and again ({path}:{call.location.line})"
+            if function and _entry_point(model, function):
+                return f"built at every call of `{model.symbols.short_name(function)}` ({path}:{call.location.line})"
     return ""
+
+
+def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f.Value]]:
+    """The constructions of `cls` whose object the use makes static, each as
+    (file, function it is in, the call): at the call site, through a local
+    of the same function, or, for a static `self`, the object a method is
+    called on in the function that builds it."""
+    symbols = model.symbols
+    found = []
+    if use.via == CALL_SITE and use.value is not None:
+        value = use.value
+        if value.kind == f.CALL and symbols.constructed_class(value) == cls:
+            found.append((use.path, use.enclosing, value))
+        elif value.kind == f.NAME and value.ref is not None and not value.ref.attributes:
+            # A local of the function that uses it, or a name of the module the use is in.
+            ref = symbols.canonical(value.ref)
+            function = use.enclosing if ref.is_local else ""
+            if ref.is_local or symbols.modules[use.path].module == ref.name.rpartition(".")[0]:
+                found += [
+                    (use.path, function, binding.value)
+                    for binding in symbols.bindings.get(ref, ())
+                    if symbols.constructed_class(binding.value) == cls
+                ]
+    elif use.via == SELF:
+        method = model.symbols.functions[use.function]
+        for caller, ref in model.functions.method_calls.get(method.name, ()):
+            owner = ref.parent
+            if owner is None or not owner.is_local or owner.function != caller or len(owner.attributes) > 1:
+                continue
+            # `obj = C(...)`, or `self.obj = C(...)`, then `obj.method(...)` in the same function.
+            if owner.attributes:
+                values = [
+                    write.value
+                    for write, _ in symbols.writes.get(owner.base, ())
+                    if write.attribute == owner.attributes[0] and write.function == caller and write.value is not None
+                ]
+            else:
+                values = [binding.value for binding in symbols.bindings.get(owner, ())]
+            for value in values:
+                if symbols.constructed_class(value) == cls:
+                    found.append((symbols.path_of.get(caller, ""), caller, value))
+    return [item for item in found if item[0]]
+
+
+def _entry_point(model: Model, function: str) -> bool:
+    """A function a library offers its users, who call it as often as they
+    like: public, in a public class and module, not a test, and not called
+    by the project itself (a script's functions are, once)."""
+    facts = model.symbols.functions.get(function)
+    if facts is None or facts.name in ("main", "__main__") or model.functions.is_test(function):
+        return False
+    parts = function.split(".")
+    if any(part.startswith("_") and part != "__init__" for part in parts):
+        return False
+    return function not in model.functions.called
+
+
+
 
 
 def runs_repeatedly(model: Model, path: str, location: f.Location) -> bool:
@@ -187,17 +243,3 @@ def _enclosing(model: Model, path: str, location: f.Location) -> str:
         if binding.value.location == location:
             return binding.ref.function
     return ""
-
-
-def _arguments_key(call: f.Value) -> tuple | None:
-    """The arguments of a construction when all are literals (so two calls build equal objects)."""
-    parts = []
-    for value in call.args:
-        if value.kind != f.CONSTANT:
-            return None
-        parts.append(repr(value.literal))
-    for key, value in call.keywords:
-        if value.kind != f.CONSTANT:
-            return None
-        parts.append(f"{key}={value.literal!r}")
-    return tuple(parts)

@@ -9,6 +9,7 @@ how the transform's result is used where it is made.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cached_property
@@ -56,6 +57,7 @@ class Functions:
         self.symbols = symbols
         self.table = table
         self._made: dict[str, list[Made]] = {}
+        self._traced: dict[str, set[str]] = {}
 
     def made(self, path: str) -> list[Made]:
         """The functions compiling transforms make in the module at `path`."""
@@ -182,6 +184,16 @@ class Functions:
         return repeated
 
     @cached_property
+    def called(self) -> set[str]:
+        """The project functions (and `__init__`s) some call of the project may run."""
+        return {
+            callee
+            for module in self.symbols.modules.values()
+            for _, call in module.calls
+            for callee in self.callees(call.ref)
+        }
+
+    @cached_property
     def method_calls(self) -> dict[str, list[tuple[str, Ref]]]:
         """Every call of a method by its name: (the calling function, the call's callee)."""
         found: dict[str, list[tuple[str, Ref]]] = defaultdict(list)
@@ -194,7 +206,31 @@ class Functions:
     def traced(self, path: str) -> set[str]:
         """The functions of the module that JAX, flax or equinox trace or transform:
         decorated by them, or handed to them (`lax.scan(body, ...)`, `jax.jit(self.step)`)."""
-        module = self.symbols.modules[path]
+        known = self._traced.get(path)
+        if known is None:
+            known = self._traced[path] = self._traced_in(self.symbols.modules[path])
+        return known
+
+    def while_tracing(self, path: str, function: str) -> bool:
+        """Code JAX runs while tracing, once per compilation: a function a
+        transform traces (in the module at `path`), or one nested in it."""
+        traced = self.traced(path)
+        parts = function.split(".")
+        return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))
+
+    @staticmethod
+    def in_test_file(path: str) -> bool:
+        name = os.path.basename(path)
+        return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+    def is_test(self, function: str) -> bool:
+        """A test: in a test file, or a test function, a method of a test class, or a helper nested in one."""
+        if self.in_test_file(self.symbols.path_of.get(function, "")):
+            return True
+        parts = self.symbols.short_name(function).split(".")
+        return any(part == "test" or part.startswith(("test_", "Test")) for part in parts)
+
+    def _traced_in(self, module: f.ModuleFacts) -> set[str]:
         traced = set()
         for function in module.functions:
             if any(_from_tracing_library(decorator) for decorator in function.decorators):

@@ -162,17 +162,31 @@ class State:
                         by_class[cls].append(change)
         return by_class
 
-    def _split(self, ref: Ref) -> tuple[Ref | None, Chain]:
+    def _split(self, ref: Ref, depth: int = 3) -> tuple[Ref | None, Chain]:
         """The named object and the attributes after it: (`cfg`, ("scale",)) for
-        `cfg.scale`, a global split where a binding of the project starts."""
+        `cfg.scale`, a global split where a binding of the project starts. A
+        name bound once, to another name or an attribute of another object, is
+        that (`agents = env.agents; agents.reverse()` changes `env.agents`)."""
         if ref.is_local:
-            return ref.base, ref.attributes
-        parts = self.symbols.canonical(ref).name.split(".")
-        for end in range(len(parts), 0, -1):
-            base = Ref(".".join(parts[:end]))
-            if base in self.symbols.bindings:
-                return base, tuple(parts[end:])
-        return None, ()
+            base, chain = ref.base, ref.attributes
+        else:
+            base, chain = None, ()
+            parts = self.symbols.canonical(ref).name.split(".")
+            for end in range(len(parts), 0, -1):
+                candidate = Ref(".".join(parts[:end]))
+                if candidate in self.symbols.bindings:
+                    base, chain = candidate, tuple(parts[end:])
+                    break
+            if base is None:
+                return None, ()
+        bindings = self.symbols.bindings.get(base, ())
+        if depth and len(bindings) == 1 and bindings[0].value.kind == f.NAME and bindings[0].value.ref is not None:
+            target = bindings[0].value.ref
+            if target != base:
+                inner, inner_chain = self._split(target, depth - 1)
+                if inner is not None:
+                    return inner, inner_chain + chain
+        return base, chain
 
 
 def _mutates(ref: Ref) -> bool:

@@ -137,10 +137,11 @@ class Symbols:
             )
         return known
 
-    def library_bases(self, qualname: str) -> set[str]:
-        """The bases, all the way up, that are not project classes (`equinox.Module`,
-        `builtins.object`); "" for one jaxcheck cannot name."""
-        return {base or "" for cls in self.mro(qualname) for base in self.bases(cls) if base not in self.classes}
+    def all_bases(self, qualname: str) -> set[str]:
+        """The bases, all the way up, by name (`equinox.Module`, `builtins.object`),
+        the project's own included: a library class keeps what jaxcheck knows of
+        it when its source is part of the project. "" for one jaxcheck cannot name."""
+        return {base or "" for cls in self.mro(qualname) for base in self.bases(cls)}
 
     def method(self, class_qualname: str, name: str) -> f.FunctionFacts | None:
         """A method defined in the class's own body."""
@@ -173,7 +174,7 @@ class Symbols:
                 return True
             if any(decorator.dotted in PYTREE_DECORATORS for decorator in self.classes[cls].decorators):
                 return True
-        return bool(self.library_bases(qualname) & PYTREE_BASES)
+        return bool(self.all_bases(qualname) & PYTREE_BASES)
 
     @cached_property
     def registered(self) -> set[str]:
@@ -198,9 +199,9 @@ class Symbols:
                     pending.append(sub)
         return found
 
-    def inherits(self, qualname: str, library_bases: frozenset[str]) -> bool:
+    def inherits(self, qualname: str, names: frozenset[str]) -> bool:
         """Whether one of the class's library bases, all the way up, is one of these."""
-        return bool(self.library_bases(qualname) & library_bases)
+        return bool(self.all_bases(qualname) & names)
 
     def is_abstract(self, qualname: str) -> bool:
         """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""

@@ -11,17 +11,10 @@ one compile either way.
 
 from __future__ import annotations
 
-import os
-
 from jaxcheck import facts as f
 from jaxcheck.model.functions import CALLED, DROPPED, THROWAWAY, Made
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
-
-
-def _is_test_file(path: str) -> bool:
-    name = os.path.basename(path)
-    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
 class JitRecreatedPerCall(Rule):
@@ -34,9 +27,6 @@ class JitRecreatedPerCall(Rule):
 
     def check(self, model: Model):
         for path in model.symbols.modules:
-            if _is_test_file(path):
-                continue  # a test calls it once, on purpose
-            traced = None
             for made in model.functions.made(path):
                 if made.fate not in THROWAWAY or not made.transform.compiles:
                     continue
@@ -46,11 +36,10 @@ class JitRecreatedPerCall(Rule):
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
                 if not in_loop and made.function not in model.functions.called_repeatedly:
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
-                if made.function:
-                    if traced is None:
-                        traced = model.functions.traced(path)
-                    if _is_test(made.function, model) or _while_tracing(made.function, traced):
-                        continue
+                if made.function and (model.functions.is_test(made.function) or model.functions.while_tracing(path, made.function)):
+                    continue  # a test runs it once, on purpose; JAX runs traced code once per compilation
+                if not made.function and model.functions.in_test_file(path):
+                    continue
                 yield self.finding(path, made.application.location, _message(made, what, model))
 
 
@@ -94,15 +83,3 @@ def _made_before_the_loop(made: Made, model: Model) -> bool:
         return False
     nested = model.symbols.functions.get(target.ref.name)
     return nested is not None and nested.loop_depth == 0
-
-
-def _is_test(function: str, model: Model) -> bool:
-    """A test function, a method of a test class, or a helper nested in one: run once, on purpose."""
-    parts = model.symbols.short_name(function).split(".")
-    return any(part == "test" or part.startswith(("test_", "Test")) for part in parts)
-
-
-def _while_tracing(function: str, traced: set[str]) -> bool:
-    """Code JAX runs while tracing: a function it traces, or one nested in it."""
-    parts = function.split(".")
-    return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))

@@ -1,0 +1,103 @@
+"""The pipeline reads one way: loading -> extraction -> model -> rules -> report.
+
+Each module's imports (at any depth, lazy ones included) are read with `ast`,
+and the stages may only import the stages before them: the loader decides
+what to read from facts, never from the model or the rules; extraction is the
+only user of LibCST; no module imports itself back through others.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "jaxcheck"
+SHARED = {"jaxcheck", "jaxcheck.facts", "jaxcheck.findings", "jaxcheck.failures"}
+# What each stage may import, besides itself and the shared plain data.
+ALLOWED = {
+    "jaxcheck.loading": {"jaxcheck.extraction", "jaxcheck.model.jax_versions"},
+    "jaxcheck.extraction": set(),
+    "jaxcheck.model": set(),
+    "jaxcheck.rules": {"jaxcheck.model"},
+    "jaxcheck.report": {"jaxcheck.rules"},
+}
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.with_suffix("").relative_to(PACKAGE.parent).parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The project modules `name` imports, anywhere in its body."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _stage(name: str) -> str | None:
+    return next((stage for stage in ALLOWED if name == stage or name.startswith(stage + ".")), None)
+
+
+def test_no_module_imports_itself_back():
+    def reaches(start: str, goal: str) -> bool:
+        seen, pending = set(), list(GRAPH[start])
+        while pending:
+            current = pending.pop()
+            if current == goal:
+                return True
+            if current not in seen:
+                seen.add(current)
+                pending.extend(GRAPH[current])
+        return False
+
+    assert [name for name in GRAPH if reaches(name, name)] == []
+
+
+@pytest.mark.parametrize("name", sorted(name for name in MODULES if _stage(name)))
+def test_a_stage_imports_only_the_stages_before_it(name: str):
+    stage = _stage(name)
+    allowed = ALLOWED[stage]
+    for target in GRAPH[name]:
+        if target in SHARED or _stage(target) == stage:
+            continue
+        assert any(target == prefix or target.startswith(prefix + ".") for prefix in allowed), (name, target)
+
+
+def test_only_extraction_and_the_syntax_check_use_libcst():
+    users = set()
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            module = node.module if isinstance(node, ast.ImportFrom) else None
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if (module or "").startswith("libcst") or any(alias.startswith("libcst") for alias in names):
+                users.add(name)
+    assert {name for name in users if not name.startswith("jaxcheck.extraction")} == {"jaxcheck.loading.syntax"}
