@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BUGGY, codes_at, jaxcheck_run, write
-from jaxcheck.loading.syntax import syntax_error_of
+from helpers import BUG_LINE, BUGGY, codes_at, jaxcheck_run, write
+from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 # PEP 695 generics and `type` statements, and PEP 701 f-strings (nested quotes,
 # a backslash in the expression), around a mutable static class.
@@ -125,3 +125,21 @@ def test_on_an_older_python_only_newer_syntax_is_forgiven():
     broken = 'y = \'\\N{NO SUCH NAME}\'\nx = f"{\'\\n\'.join([])}"\n'
     problem = syntax_error_of(broken, "b.py")
     assert problem is not None and problem.line == 1
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "try:\n    pass\n\\\r\nfinally:\n    pass\n",
+        "if x:\n    pass\n\\\nelse:\n    pass\n",
+    ],
+)
+def test_a_line_that_is_only_a_continuation_is_read_as_python_reads_it(source: str) -> None:
+    # LibCST refuses a lone backslash line before a clause keyword; Python reads nothing there.
+    text = BUGGY + source
+    assert (BUG_LINE, "JAX101") in codes_at(text)
+
+
+def test_a_lone_continuation_inside_a_string_is_left_alone() -> None:
+    text = 's = """\n\\\n"""\nif x:\n    pass\n\\\nelse:\n    pass\n'
+    assert without_lone_continuations(text) == 's = """\n\\\n"""\nif x:\n    pass\n \nelse:\n    pass\n'

@@ -24,7 +24,7 @@ from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
 from jaxcheck.loading.source import SourceError, read_source
-from jaxcheck.loading.syntax import syntax_error_of
+from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
@@ -304,9 +304,16 @@ def parse_facts(path: str, text: str, module: str, is_package: bool):
         return None, problem, False
     try:
         with deep_recursion():
-            return facts_from_source(text, path, module, is_package), None, False
+            try:
+                return facts_from_source(text, path, module, is_package), None, False
+            except ParseError:
+                readable = without_lone_continuations(text)
+                if readable is None:
+                    raise
+                return facts_from_source(readable, path, module, is_package), None, False
     except ParseError as error:
-        return None, Finding(path, error.line, error.column, BAD_INPUT, f"cannot parse: {error}"), False
+        message = f"cannot analyse: Python accepts this file, but LibCST, which jaxcheck reads code with, refuses it ({error})"
+        return None, Finding(path, error.line, error.column, BAD_INPUT, message), False
     except RecursionError:
         return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False
     except Exception as error:  # a bug of ours must not cost the user the run

@@ -12,8 +12,10 @@ which parses that grammar, finds such syntax where Python stopped.
 
 from __future__ import annotations
 
+import io
 import re
 import sys
+import tokenize
 import warnings
 
 from jaxcheck.findings import BAD_INPUT, Finding
@@ -22,6 +24,7 @@ NEWEST_PYTHON = (3, 13)  # the newest grammar jaxcheck judges by
 _SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
 _LONGEST_LINE = 10_000
 _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
+_LONE_CONTINUATION = re.compile(r"^([ \t\f]*)\\(?=\r?\n)", re.MULTILINE)
 
 
 def syntax_error_of(text: str, path: str) -> Finding | None:
@@ -48,6 +51,28 @@ def unusual(text: str) -> bool:
     parser crashes the process on the first and crawls through the second, so
     Python's parser, which refuses both, is asked first."""
     return _nesting(text) > _SAFE_NESTING or any(len(line) > _LONGEST_LINE for line in text.split("\n"))
+
+
+def without_lone_continuations(text: str) -> str | None:
+    """The text with each line that is only a backslash continuation made blank,
+    or None when there is none outside strings. Python reads such a line as
+    nothing; LibCST refuses one before `else:`, `finally:` and the like. Lines
+    and columns stay where they were, so findings still point at the source."""
+    inside_strings: set[int] = set()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.start[0] != token.end[0]:
+                inside_strings.update(range(token.start[0] + 1, token.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    lines = text.splitlines(keepends=True)
+    changed = False
+    for number, line in enumerate(lines, start=1):
+        match = _LONE_CONTINUATION.match(line)
+        if match and number not in inside_strings:
+            lines[number - 1] = match.group(1) + " " + line[match.end():]
+            changed = True
+    return "".join(lines) if changed else None
 
 
 def _nesting(text: str) -> int:
