@@ -1,11 +1,13 @@
 """jaxcheck over the JAX ecosystem: the packages of `corpus.txt`, as published.
 
 Installs the pinned packages without their dependencies into a throwaway
-folder (jaxcheck reads their sources, it never imports them), runs
-`jaxcheck check --format json` over every package, and prints each finding
-and the count per code. `bench/triage.md` judges each finding.
+folder (jaxcheck reads their sources, it never imports them), marks the
+folder as one project (as a site-packages folder is: a module of one package
+imports another by its full name), runs `jaxcheck check --format json` over
+every package in the chosen profile, and prints each finding and the count per
+code. `bench/triage.md` judges each finding of the default profile.
 
-    python bench/corpus.py [--keep FOLDER] [--jobs 2]
+    python bench/corpus.py [--keep FOLDER] [--jobs 2] [--profile default|strict]
 
 Exit status 0 when jaxcheck ran without an internal error or crash.
 """
@@ -43,16 +45,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", help="install into this folder and keep it (default: a temporary one)")
     parser.add_argument("--jobs", default="2")
+    parser.add_argument("--profile", default="default", choices=("default", "strict"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="jaxcheck-corpus-") as temporary:
         folder = args.keep or temporary
         os.makedirs(folder, exist_ok=True)
         packages = install(folder)
+        with open(os.path.join(folder, "pyproject.toml"), "w", encoding="utf-8") as marker:
+            marker.write("[tool.jaxcheck]\n")
         files = sum(
             name.endswith(".py") for package in packages for _, _, names in os.walk(os.path.join(folder, package)) for name in names
         )
         completed = subprocess.run(
-            [sys.executable, "-m", "jaxcheck", "check", "--no-cache", "--format", "json", "--jobs", args.jobs, *packages],
+            [sys.executable, "-m", "jaxcheck", "check", "--no-cache", "--format", "json", "--jobs", args.jobs,
+             "--profile", args.profile, *packages],
             cwd=folder,
             capture_output=True,
             text=True,
@@ -64,7 +70,8 @@ def main() -> None:
             print(f"{finding['path']}:{finding['line']}:{finding['column']}: {finding['code']} {finding['message'][:160]}")
         counts = collections.Counter(finding["code"] for finding in findings)
         internal = sum(finding["code"] == "JAX000" and "jaxcheck failed" in finding["message"] for finding in findings)
-        print(f"\n{len(packages)} packages, {files:,} Python files: {len(findings)} findings", file=sys.stderr)
+        print(f"\n{len(packages)} packages, {files:,} Python files, profile {args.profile}: {len(findings)} findings",
+              file=sys.stderr)
         for code in sorted(counts):
             print(f"  {code}: {counts[code]}", file=sys.stderr)
         print(f"internal errors: {internal}", file=sys.stderr)

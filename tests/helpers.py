@@ -7,15 +7,17 @@ constants only; fixtures stay in the test files that use them.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 
 from dataclasses import replace
 
-from jaxcheck.config import Config
+from jaxcheck.config import Config, load_config
 from jaxcheck.engine import check
 
 # --- sample programs ------------------------------------------------------------------------
@@ -141,10 +143,39 @@ def findings_of(src: str, path: str = "demo.py", config: Config | None = None, d
 
 
 def codes_at(src: str, profile: str = "strict") -> set[tuple[int, str]]:
-    """The (line, code) of every finding jaxcheck reports on `src` (dedented)."""
-    result = check_text(src, replace(Config(root="."), profile=profile))
-    assert not result.internal_errors, result.findings
-    return {(finding.line, finding.code) for finding in result.findings}
+    """The (line, code) of every finding jaxcheck reports on `src` (dedented),
+    the same whether the file is checked alone (as flake8 checks standard
+    input) or as a module of a project (as the CLI and flake8 check files).
+
+    The text must reach the analysis: a case the pre-filter drops, or that is
+    bad input, cannot show that a rule stays silent on it.
+    """
+    text = textwrap.dedent(src)
+    config = replace(Config(root="."), profile=profile)
+    alone = check_text(text, config)
+    assert not alone.internal_errors, alone.findings
+    found = {(finding.line, finding.code) for finding in alone.findings}
+    if any(code == "JAX000" for _, code in found):
+        return found
+    assert os.path.abspath("demo.py") in alone.analysed, "the pre-filter dropped the text: no rule saw it"
+    assert found == codes_in_a_project(text, profile), "a file alone and the same file in a project differ"
+    return found
+
+
+def codes_in_a_project(text: str, profile: str = "strict") -> set[tuple[int, str]]:
+    """The (line, code) of every finding on `text` as module `pkg/demo.py` of a project on disk."""
+    with tempfile.TemporaryDirectory(prefix="jaxcheck-case-") as folder:
+        root = Path(folder)
+        (root / "pyproject.toml").write_text(f'[tool.jaxcheck]\nprofile = "{profile}"\n', encoding="utf-8")
+        (root / "pkg").mkdir()
+        (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+        path = root / "pkg" / "demo.py"
+        path.write_text(text, encoding="utf-8")
+        config = load_config(str(root / "pyproject.toml"))
+        result = check([str(path)], lambda _: config, use_cache=False)
+        assert not result.internal_errors, result.findings
+        assert str(path) in result.analysed, "the pre-filter dropped the text: no rule saw it"
+        return {(finding.line, finding.code) for finding in result.findings}
 
 
 def line_of(src: str, needle: str) -> int:
