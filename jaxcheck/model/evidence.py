@@ -81,7 +81,10 @@ def runs_after_setup(model: Model, cls: str, method: str) -> bool:
         if any(cls in model.symbols.mro(other) for other in classes) or not classes and function.name not in MUTATORS:
             calls.append(caller)
     if not calls:
-        return _public(model, cls) and not function.name.startswith("_")
+        # A container's name is called all over a project on receivers of no
+        # known class (`parts[key].append(...)`): whether the project calls
+        # this one, and while building, cannot be told.
+        return function.name not in MUTATORS and _public(model, cls) and not function.name.startswith("_")
     return any(not _building(model, caller) for caller in calls)
 
 
