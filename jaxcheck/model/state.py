@@ -153,9 +153,9 @@ class State:
                     by_class[cls].append(_change(path, write.location, write.function, base, chain, False, "[...] = ..."))
         for path, module in self.symbols.modules.items():
             for function, call in module.calls:
-                if call.ref is None or not _mutates(call.ref):
+                if call.ref is None or call.ref.last not in MUTATORS:
                     continue
-                base, chain = self._split(call.ref)
+                base, chain = self._split(call.ref)  # `order.reverse()` after `order = env.agents`
                 if base is not None and len(chain) > 1:
                     for cls in self.symbols.instance_classes(base):
                         change = _change(path, call.location, function, base, chain[:-1], False, f".{chain[-1]}(...)")

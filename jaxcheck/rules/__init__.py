@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from jaxcheck.findings import BAD_INPUT
+from jaxcheck.findings import BAD_INPUT  # re-exported: the code of bad input
 from jaxcheck.rules.aux_data import ArrayInAuxData, ArrayInStaticField, MutableAuxData, UnstableAuxData
+from jaxcheck.rules.bad_input import BadInput
 from jaxcheck.rules.base import Rule
 from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
 from jaxcheck.rules.recompiles import JitRecreatedPerCall
@@ -28,7 +29,7 @@ RULES: tuple[type[Rule], ...] = (
 )
 
 
-CODES: dict[str, tuple[str, str]] = {
-    BAD_INPUT: ("bad-input", "a file could not be read, decoded or parsed, or jaxcheck failed on it"),
-    **{rule.code: (rule.name, rule.summary) for rule in RULES},
-}
+# Every code with a page, in code order: JAX000 is the loader's, documented like a rule.
+DOCUMENTED: tuple[type, ...] = (BadInput, *RULES)
+
+CODES: dict[str, tuple[str, str]] = {documented.code: (documented.name, documented.summary) for documented in DOCUMENTED}

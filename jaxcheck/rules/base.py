@@ -18,6 +18,9 @@ class Rule:
     A finding is `strict_only` when the code breaks the design standard but
     gives no evidence that JAX will go wrong: the strict profile reports it,
     the default one does not.
+
+    A rule's own docstring is its reference page, in markdown, with the
+    sections `jaxcheck.report.pages.SECTIONS` lists.
     """
 
     code: ClassVar[str]

@@ -20,15 +20,174 @@ from jaxcheck.rules.base import Rule
 
 
 class JitMethodSelfNotStatic(Rule):
-    """`@jax.jit` on a method of a plain class, with `self` not static.
+    """`@jax.jit` sits directly on a method of a class that is not a pytree, and
+    `self` is not static: `jax.jit` must trace `self` as an array, cannot, and
+    the first call raises `TypeError`.
 
-    JAX tries to read `self` as an array and raises `TypeError: Error
-    interpreting argument ... as an abstract array` on the first call.
+    ## What it does
+
+    Flags a `jax.jit` or `pjit` decorator, in any spelling (`@jax.jit`, `@jit`
+    imported, `@jax.jit(...)`, `@partial(jax.jit, ...)`,
+    `@functools.partial(jit, ...)`), on an instance method of a class that
+
+    - jaxcheck can judge: its bases and decorators are all known (plain
+      classes, and subclasses of plain project classes), in any module of the
+      project;
+    - is not a registered pytree (`equinox.Module`, `flax.struct.dataclass`,
+      `flax.struct.PyTreeNode`, `@jax.tree_util.register_pytree_node_class`,
+      `@jax.tree_util.register_dataclass`, `chex.dataclass`, `NamedTuple`, or a
+      subclass of one of these), is not abstract, and has no subclass that is
+      one (the `self` of its methods may be such a subclass's);
+
+    when the decorator leaves `self` traced: no `static_argnums` naming position
+    0 and no `static_argnames` naming `self`. Static arguments other than
+    `self` (`static_argnums=1`, `static_argnames="y"`) do not help and are
+    still flagged.
+
+    Reported on the decorator line. Any spelling counts: `@jit` imported under
+    another name (`from jax import jit as J`), `@pjit`, and a negative
+    `static_argnums` that names `self` (`-2` for `(self, y)`) makes `self` static.
+
+    ## Why is this bad?
+
+    `jax.jit` looks at every argument that is not static and needs it to be an
+    array, a Python scalar, or a pytree of those. `self` is the first argument
+    of the method, and an instance of a plain class is none of these, so JAX
+    cannot build an abstract value for it. Checked on jax 0.10.2, CPU, for
+    every spelling above:
+
+        TypeError: Error interpreting argument to <function CustomClass.calc at
+        0x...> as an abstract array. The problematic value is of type <class
+        '__main__.CustomClass'> and was passed to the function at path self.
+
+    It is loud, but only at run time. The quick fixes have traps of their own:
+    `jax.jit(obj.method)` and `@partial(jax.jit, static_argnums=0)` on a
+    mutable class both compile the object's state into the function and ignore
+    later changes (seed 001, JAX201, JAX101/JAX102).
+
+    ## Example
+
+    ```python
+    import jax.numpy as jnp
+    from jax import jit
+
+    class CustomClass:
+        def __init__(self, x: jnp.ndarray, mul: bool):
+            self.x = x
+            self.mul = mul
+
+        @jit  # JAX202 is reported on this line
+        def calc(self, y):
+            if self.mul:
+                return self.x * y
+            return y
+
+    c = CustomClass(2, True)
+    print(c.calc(3))  # TypeError: Error interpreting argument to <function CustomClass.calc ...>
+    ```
+
+    ## Use instead
+
+    Register the class as a pytree: the arrays are children, traced like any
+    array argument; the Python values that steer the trace (here `mul`, read by
+    an `if`) go in `aux_data`, which must be hashable and compared by value (a
+    bool, an int, a tuple of them; never an array or a list).
+
+    ```python
+    import jax
+    import jax.numpy as jnp
+    from jax import jit
+
+    @jax.tree_util.register_pytree_node_class
+    class CustomClass:
+        def __init__(self, x: jnp.ndarray, mul: bool):
+            self.x = x
+            self.mul = mul
+
+        @jit
+        def calc(self, y):
+            if self.mul:
+                return self.x * y
+            return y
+
+        def tree_flatten(self):
+            return (self.x,), self.mul  # children, aux_data
+
+        @classmethod
+        def tree_unflatten(cls, aux_data, children):
+            return cls(*children, aux_data)
+
+    c = CustomClass(2, True)
+    print(c.calc(3))  # 6
+    c = CustomClass(c.x, False)  # build a new object rather than set c.mul
+    print(c.calc(3))  # 3
+    ```
+
+    `aux_data` is part of the tree structure and so of `jit`'s cache key: a
+    new `mul` traces again. Other fixes:
+
+    - jit a module-level function that takes the arrays it needs, and call it
+      from the method (`return _calc(self.x, self.mul, y)` with `mul` static);
+    - make the class an `equinox.Module` or a `flax.struct.dataclass`
+      (`mul: bool = struct.field(pytree_node=False)`);
+    - make `self` static (`@partial(jax.jit, static_argnums=0)`) only on a
+      class that is immutable and hashes by value (a frozen dataclass), or
+      JAX101/JAX102 apply.
+
+    ## Options
+
+    JAX202 is reported under both profiles: the call raises `TypeError`.
+    Transforms added by `extra-transforms` are not checked here: jaxcheck does
+    not know whether they trace `self`. No option is specific to JAX202.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - `@staticmethod` methods (no `self`); module-level functions, even with a
+      first parameter named `self`;
+    - methods of pytree classes (listed above) under `@jax.jit`;
+    - `self` made static (`static_argnums=0`, `static_argnames="self"`):
+      whether that is sound is for JAX101-JAX106;
+    - `eqx.filter_jit` on a method: it treats `self` as static when it holds no
+      arrays (then JAX101 may apply);
+    - `nnx.jit` on methods, and `@jax.jit` on methods of classes jaxcheck
+      cannot judge (an unknown base such as `flax.nnx.Module`, an unknown
+      decorator or metaclass): it never guesses;
+    - methods of abstract classes and of classes with a pytree subclass: the
+      `self` they get may be a pytree. If it never is, JAX raises just the
+      same.
+
+    Not flagged, but JAX raises just the same (checked on jax 0.10.2 and flax
+    0.12.8): `@classmethod` over `@jax.jit` (the class itself is traced as
+    `cls`; use `@partial(jax.jit, static_argnums=0)` under `@classmethod`),
+    `@jax.jit` on a method of a `flax.linen.Module` subclass, and `@nnx.jit`
+    on a method of a class that is not an `nnx.Module` (or another graph node).
+    A `flax.nnx.Module` is a pytree in that flax version, so `@jax.jit` on its
+    methods works.
+
+    Should a flagged method never be called (dead code), put `# noqa: JAX202`
+    on the decorator line, or set `ignore = ["JAX202"]` or
+    `per-file-ignores = { "tests/*" = ["JAX202"] }` in `[tool.jaxcheck]`.
+
+    ## References
+
+    - JAX FAQ, "How to use `jit` with methods?": `@jit` on a method fails
+      because `self` is not a valid JAX type; Strategy 1, a jitted helper
+      function; Strategy 2, marking `self` static; Strategy 3, registering the
+      class as a pytree. https://docs.jax.dev/en/latest/faq.html
+    - `jax.tree_util.register_pytree_node_class`: `aux_data` must be hashable.
+      https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_pytree_node_class.html
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+      a class passed to a jitted function must be registered as a pytree or
+      marked static.
+    - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
+      function directly" (seed 001).
     """
 
     code = "JAX202"
     name = "jit-method-self-not-static"
-    summary = "a jit decorator on a method of a class that is not a pytree, with self not static"
+    summary = "a jit decorator on a method of a class that is not a pytree, with `self` not static"
     facts = ("self-not-static",)
 
     def check(self, model: Model):
@@ -111,17 +270,190 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
 
 
 class JittedBoundMethod(Rule):
-    """`jax.jit(obj.method)` kept, where the method reads state assigned later.
+    """`jax.jit(obj.method)` is kept and called again, and the method reads
+    attributes of `obj` that are assigned after it is built: the jitted
+    function keeps returning results for the old values, with no error.
 
-    The bound method is traced once; what it read of `obj` is compiled in,
-    and the cache key (the function, the argument shapes) does not change
-    when `obj` does: seed 001's `CustomClass` gives 6, then 6 again after
-    `c.mul = False`.
+    ## What it does
+
+    Flags a compiling transform applied to a bound method, `jax.jit(obj.method)`
+    or `jax.jit(self.method)`, in any spelling (`jit(c.calc)` imported, aliases,
+    `partial(jax.jit, static_argnums=1)(self.step)`), when all of these hold:
+
+    - The transform keeps a trace cache on the function it returns: `jax.jit`,
+      `pjit`, `jax.pmap`, `nnx.jit`, `nnx.pmap`, `eqx.filter_jit`,
+      `eqx.filter_pmap`, `jax.checkpoint`/`remat`, `nnx.remat`,
+      `jax.make_jaxpr`, and the transforms you list in `extra-transforms`
+      (`vmap` and `grad` keep none and are not looked at).
+    - The jitted function is kept: stored (`self._step = jax.jit(self.step)`, a
+      module-level name), returned, passed on, or held in a local that is called
+      more than once or in a loop (then an assignment later in the same
+      function is what makes it stale). Under `eqx.filter_jit`/`filter_pmap`
+      it need not be kept: they hash the function they are given, two bound
+      methods of one object are equal, so `eqx.filter_jit(self.apply)(x)` made
+      on every call finds the old cache (4.0 where 6.0 is right after
+      `obj.w = 3.0`).
+    - jaxcheck knows the class of `obj`: `self`, a name bound to `Cls(...)`, or
+      a parameter annotated with the class. The class may live in another
+      module of the project.
+    - The class can be judged (its bases and decorators are all known), is
+      mutable (a plain class that does not block `__setattr__`, a `@dataclass`
+      or attrs class that is not frozen, or a subclass of one). Being a
+      registered pytree does not help: `jax.jit(c.calc)` never flattens the
+      bound method's `self`, so a mutable class under
+      `@register_pytree_node_class` gives 6, then 6 again, like a plain one.
+    - The method reads an attribute of `self`, directly or through the
+      `self.helper()` methods and properties it uses, and that attribute is
+      assigned after construction: in a method that runs after objects are
+      built (one the project calls outside `__init__`, `__post_init__`, `setup`
+      and their helpers, or, never called in the project, a public method of a
+      public class), or from outside on an instance of the class
+      (`c.mul = False`, `c.x += 1`, `setattr(c, "mul", False)`), anywhere in
+      the project. A write from outside that comes earlier in the
+      same function (or module body) than the transform happens before the
+      jitted function exists, and does not count.
+
+    Reported at the transform call; the message names the assignment
+    (`path:line`, and how many more there are).
+
+    ## Why is this bad?
+
+    `jax.jit(c.calc)` jits a bound method: `self` is part of the callable, not
+    an argument, so `jax.jit` never looks at it. The first call traces `calc`,
+    reads `self.x` and `self.mul`, and compiles them in as constants. The cache
+    key is the function, the shapes and dtypes of the arguments, the static
+    arguments and the global config; changing `c.mul` changes none of them, so
+    the next call runs the old program (seed 001).
+
+    Checked on jax 0.10.2, flax 0.12.8, equinox 0.13.8, CPU: the example
+    prints 6, then 6 again after `c.mul = False`, where 3 is right. The same
+    happens with `pjit`, `jax.pmap`, `nnx.jit`, `nnx.pmap`, `eqx.filter_jit`
+    and `eqx.filter_pmap`, and with array attributes (baked in as constants
+    too). `self._step = jax.jit(self.step)` in `__init__`, then
+    `set_scale(3.0)`: 5.0, then 5.0 again instead of 7.0.
+
+    ## Example
+
+    ```python
+    import jax.numpy as jnp
+    from jax import jit
+
+    class CustomClass:
+        def __init__(self, x: jnp.ndarray, mul: bool):
+            self.x = x
+            self.mul = mul
+
+        def calc(self, y):
+            if self.mul:
+                return self.x * y
+            return y
+
+    c = CustomClass(2, True)
+    jitted_calc = jit(c.calc)  # JAX201 is reported on this line
+    print(jitted_calc(3))  # 6
+    c.mul = False
+    print(jitted_calc(3))  # 6 again: the program compiled for mul=True
+    ```
+
+    ## Use instead
+
+    Jit a module-level function that takes the state as arguments, and have the
+    object pass its current values on every call. Arrays are traced; Python
+    values that steer the trace (here `mul`, read by an `if`) are static, so a
+    new value compiles again.
+
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def _calc(x, y, mul):
+        if mul:
+            return x * y
+        return y
+
+    _calc_jit = jax.jit(_calc, static_argnames="mul")
+
+    class CustomClass:
+        def __init__(self, x: jnp.ndarray, mul: bool):
+            self.x = x
+            self.mul = mul
+
+        def calc(self, y):
+            return _calc_jit(self.x, y, mul=self.mul)
+
+    c = CustomClass(2, True)
+    print(c.calc(3))  # 6
+    c.mul = False
+    print(c.calc(3))  # 3: mul=False is a new static value, compiled anew
+    ```
+
+    The same goes for an object that jits its own method in `__init__`:
+    replace `self._step = jax.jit(self.step)` by a module-level
+    `@jax.jit def _step(scale, x)` called as `_step(self.scale, x)`. Other
+    fixes:
+
+    - register the class as a pytree and jit the method itself, so `self` is an
+      argument flattened on every call (see JAX202): after `c.mul = False`,
+      `c.calc(3)` gives 3;
+    - make the class immutable (a frozen dataclass, an `eqx.Module`), build a
+      new object for new values (`dataclasses.replace`) and jit the new
+      object's method.
+
+    ## Options
+
+    JAX201 is reported under both profiles: the assignment it names, made after
+    the jitted function exists, is the evidence of a stale result.
+    `extra-transforms` adds your own compiling transforms to those checked;
+    subclasses of `static-bases` count as immutable and are not flagged.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - frozen dataclasses, `NamedTuple`, attrs frozen classes, `eqx.Module`,
+      `flax.struct` classes, classes that block `__setattr__`, subclasses of
+      your `static-bases`: their attributes are not assigned again;
+    - a method that reads no state of `self`, or only attributes never assigned
+      after construction (a counter `self.calls += 1` the method never reads
+      does not matter);
+    - a bound method jitted and used at once (`jax.jit(c.calc)(3)`, a local
+      called once): `jax.jit` traces it anew each time, so it cannot go stale,
+      but it compiles on every call (JAX401). Not so under equinox's
+      transforms, which find their cache again (above).
+
+    Not flagged, since jaxcheck never guesses: a class it cannot judge (an
+    unknown base such as `flax.nnx.Module`, an unknown decorator or metaclass),
+    and an object whose class it does not know (an unannotated parameter,
+    `m = c.calc` then `jax.jit(m)`).
+
+    May be reported though the result is right: jaxcheck matches writes to
+    the class, not to the time of the calls, so a write after the last call of
+    the jitted function counts, and so does a write to another instance, unless
+    both names are bound to objects built right there (`a = C(); b = C()`).
+    If the object really never changes while the jitted function is used, put
+    `# noqa: JAX201` on the reported line, or set `ignore = ["JAX201"]` or
+    `per-file-ignores = { "tests/*" = ["JAX201"] }` in `[tool.jaxcheck]`.
+
+    ## References
+
+    - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
+      function directly" (seed 001): the `CustomClass` example (6, then 6 after
+      `c.mul = False`), and Jake VanderPlas's answer: the cache key is the
+      function's id, the shapes and dtypes of the arguments, the static
+      arguments and the global config, and changing the object changes none of
+      them; "it's rarely the behavior that users would want".
+    - JAX FAQ, "How to use `jit` with methods?": Strategy 1, a jitted helper
+      function; Strategy 3, registering the class as a pytree.
+      https://docs.jax.dev/en/latest/faq.html
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000): a
+      bound method `self.foo` "has self bound to it" and is not a singleton;
+      innocuous code "can lead to silent computation of incorrect results,
+      rather than errors".
     """
 
     code = "JAX201"
     name = "jitted-bound-method"
-    summary = "a jit of obj.method whose method reads instance state that is assigned again later"
+    summary = "a jit of `obj.method` whose method reads instance state that is assigned again later"
     facts = ("baked-self",)
 
     def check(self, model: Model):
@@ -153,16 +485,195 @@ class JittedBoundMethod(Rule):
 
 
 class JittedClosureOverSelf(Rule):
-    """A lambda or nested function reading `self.x`, jitted and kept.
+    """A lambda or nested function that reads `self.attr` is jitted and kept, and
+    `attr` is assigned after the object is built: the jitted function keeps
+    the value it saw when it was traced, with no error.
 
-    Like a bound method (JAX201), the closure is traced once and `self.x` is
-    compiled in as a constant; assigning `self.x` later changes nothing the
-    cache looks at.
+    ## What it does
+
+    Flags a compiling transform applied, inside a method, to a lambda or a
+    nested function that reads attributes of the method's `self`:
+
+    - the call form: `jax.jit(lambda x: x * self.scale)`, or `def f(x): ...`
+      then `jax.jit(f)`;
+    - the decorator form: `@jax.jit` (any spelling) on a nested `def` that is
+      returned or stored (`self._g = g`);
+
+    when all of these hold:
+
+    - The transform keeps a trace cache on the function it returns: `jax.jit`,
+      `pjit`, `jax.pmap`, `nnx.jit`, `nnx.pmap`, `eqx.filter_jit`,
+      `eqx.filter_pmap`, `jax.checkpoint`/`remat`, `nnx.remat`,
+      `jax.make_jaxpr`, and the transforms you list in `extra-transforms`
+      (`vmap` and `grad` keep none and are not looked at).
+    - The jitted function is kept: stored, returned, or passed on. A local
+      called more than once counts only when the same method assigns the
+      attribute between the jit and a later use: otherwise the closure is made
+      anew on every call and cannot go stale.
+    - The class of `self` can be judged (its bases and decorators are all
+      known), is mutable (a plain class that does not block `__setattr__`, a
+      `@dataclass` or attrs class that is not frozen, or a subclass of one). A
+      registered pytree is no exception: the transform never sees the `self`
+      a closure holds.
+    - An attribute the function reads, directly (`self.scale`) or through the
+      `self.helper()` methods and properties it calls, is assigned after
+      construction: in a method that runs after objects are built (one the
+      project calls outside `__init__`, `__post_init__`, `setup` and their
+      helpers, or, never called in the project, a public method of a public
+      class), or from outside on an instance of the class (`m.scale = 3.0`),
+      anywhere in the project. A write from outside that comes earlier in the
+      same function (or module body) than the transform does not count.
+
+    Reported at the transform call, or on the decorator line; the message names
+    the attributes read and the assignment (`path:line`).
+
+    ## Why is this bad?
+
+    `self` is a free variable of the closure, not an argument, so `jax.jit`
+    never looks at it. The first call traces the function, reads `self.scale`
+    and compiles its value in as a constant. The cache key (the function, the
+    shapes and dtypes of the arguments, the static arguments, the global
+    config) does not change when `self.scale` does, so later calls run the old
+    program. An array attribute is baked in just the same.
+
+    Checked on jax 0.10.2, CPU: the example prints 4.0, then 4.0 again after
+    `m.scale = 3.0`, where 6.0 is right. A `@jax.jit` nested `g` reading
+    `self.offset`, stored in `__init__`: 3.0, then 3.0 again after
+    `shift(2.0)` instead of 4.0.
+
+    ## Example
+
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    class Model:
+        def __init__(self, scale: float):
+            self.scale = scale
+            self._f = jax.jit(lambda x: x * self.scale)  # JAX203 is reported on this line
+
+        def __call__(self, x):
+            return self._f(x)
+
+    m = Model(2.0)
+    x = jnp.float32(2.0)
+    print(m(x))  # 4.0
+    m.scale = 3.0
+    print(m(x))  # 4.0 again: the program compiled for scale=2.0
+    ```
+
+    The same with a decorated nested function:
+
+    ```python
+    import jax
+
+    class Shifter:
+        def __init__(self, offset: float):
+            self.offset = offset
+
+            @jax.jit  # JAX203 is reported on this line
+            def g(x):
+                return x + self.offset
+
+            self._g = g
+
+        def shift(self, offset: float):
+            self.offset = offset
+
+        def __call__(self, x):
+            return self._g(x)
+
+    s = Shifter(1.0)
+    print(s(2.0))  # 3.0
+    s.shift(2.0)
+    print(s(2.0))  # 3.0 again, not 4.0
+    ```
+
+    ## Use instead
+
+    Make the value an argument of the jitted function, and pass the current
+    value on every call. It is traced, so the same compiled program reads the
+    new value (1 trace for both calls):
+
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    class Model:
+        def __init__(self, scale: float):
+            self.scale = scale
+            self._f = jax.jit(lambda scale, x: x * scale)
+
+        def __call__(self, x):
+            return self._f(self.scale, x)
+
+    m = Model(2.0)
+    x = jnp.float32(2.0)
+    print(m(x))  # 4.0
+    m.scale = 3.0
+    print(m(x))  # 6.0
+    ```
+
+    A Python value that steers the trace (read by an `if`, used as a shape)
+    goes in as a static argument (`static_argnums`/`static_argnames`): a new
+    value compiles again. Or make the class immutable (a frozen dataclass, an
+    `eqx.Module`) and build a new object, with its own jitted function, for
+    new values.
+
+    ## Options
+
+    JAX203 is reported under both profiles: the assignment it names, made after
+    the jitted function exists, is the evidence of a stale result.
+    `extra-transforms` adds your own compiling transforms to those checked;
+    subclasses of `static-bases` count as immutable and are not flagged.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - frozen dataclasses, `NamedTuple`, attrs frozen classes, `eqx.Module`,
+      `flax.struct` classes, classes that block `__setattr__`, subclasses of
+      your `static-bases`;
+    - attributes never assigned after construction: a new value means a new
+      object, whose closure is traced anew;
+    - a closure jitted and used at once (`jax.jit(lambda v: v * self.scale)(x)`,
+      a local called once): traced anew each time, it cannot go stale, but it
+      compiles on every call (JAX401);
+    - a `functools.partial(f, s=self.scale)`: it holds the value read when it
+      was made, not `self`.
+
+    Not flagged, since jaxcheck never guesses: a class it cannot judge (an
+    unknown base such as `flax.nnx.Module`, an unknown decorator or
+    metaclass). Not flagged, but stale just the same: a closure over an object
+    other than the method's `self` (`def make(m: Model): return jax.jit(lambda
+    x: x * m.scale)`), or over an alias of `self` (`s = self`).
+
+    May be reported though the result is right: jaxcheck matches writes to
+    the class, not to the object, nor to the time of the calls: a write to
+    another instance, or one after the last call of the jitted function,
+    counts. If the attribute really never changes while
+    the jitted function is used, put `# noqa: JAX203` on the reported line, or
+    set `ignore = ["JAX203"]` or `per-file-ignores = { "tests/*" = ["JAX203"] }`
+    in `[tool.jaxcheck]`.
+
+    ## References
+
+    - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
+      function directly" (seed 001), Jake VanderPlas's answer: the cache key is
+      the function's id, the shapes and dtypes of the arguments, the static
+      arguments and the global config; a change to the object changes none of
+      them.
+    - JAX FAQ, "How to use `jit` with methods?": Strategy 1, a jitted helper
+      function that takes what it needs as arguments.
+      https://docs.jax.dev/en/latest/faq.html
+    - JAX docs, "Just-in-time compilation", "JIT and caching".
+      https://docs.jax.dev/en/latest/jit-compilation.html#jit-and-caching
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000).
     """
 
     code = "JAX203"
     name = "jitted-closure-over-self"
-    summary = "a jitted lambda or nested function reads self state that is assigned again later"
+    summary = "a jitted lambda or nested function reads `self` state that is assigned again later"
     facts = ("baked-self",)
 
     def check(self, model: Model):

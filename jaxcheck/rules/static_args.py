@@ -32,15 +32,184 @@ def _hashes_once(use: StaticUse) -> bool:
 
 
 class MutableStatic(Rule):
-    """A mutable object at a static position goes stale.
+    """A mutable object is a static argument of `jax.jit` and the jitted function
+    reads its state: once the object changes, JAX silently reuses the function
+    compiled for the old state (before JAX 0.11, or on any release when it
+    hashes by identity), or compiles again for every change (from JAX 0.11 on,
+    when it hashes by value).
 
-    JAX keeps the static object itself as the cache key: after the object is
-    changed, the next call finds the same entry and reuses the function
-    compiled for the old state. From JAX 0.11 on, `jax.jit` hashes a key when
-    it stores it, so a class that hashes by value compiles again on every
-    change instead, leaving entries keyed on changed objects in the cache.
-    State held by an object in a field of the static one counts too, and is
-    reported at the outermost static class.
+    ## What it does
+
+    Flags a class when all of these hold:
+
+    - An instance reaches a static position of a caching transform, in any
+      spelling (`@jax.jit(static_argnums=...)`, `@partial(jax.jit, ...)`,
+      `jax.jit(f, static_argnames=...)`, aliases, negative argnums): a static
+      parameter annotated with the class, a static argument `Cls(...)` (or a
+      name bound to one) at a call, or `self` of a method jitted with argument
+      0 or `"self"` static.
+    - The class is mutable: a plain class that does not define `__setattr__`, a
+      `@dataclass` without `frozen=True` (`unsafe_hash=True` included), or a
+      subclass of one. (A plain `@dataclass` is unhashable: that is JAX106.)
+    - The jitted function reads its state: `cfg.attr`, a method call, passing
+      the object on; for `self`, also through the `self.helper()` it calls.
+    - The default profile also needs the change: code that changes that state
+      after the object became static (see Options). State held by an object in
+      a field of the static one counts too, even when the static class itself
+      is frozen, and is reported at the outermost static class.
+
+    Reported on each `self.attr = ...` line of a method that changes an
+    attribute the jitted function reads (`__init__`, `__post_init__` and the
+    helpers they call are construction, not mutation); otherwise on the `class`
+    line, with the static use and the change (`cfg.scale = ...` at
+    `path:line`) named in the message. The class may be defined in another
+    module of the project than the static use. The message states the
+    consequence on the JAX releases the project targets (`target-jax-version`).
+
+    ## Why is this bad?
+
+    `jax.jit` looks compiled functions up by the static arguments' `hash` and
+    `==`, and keeps the object it was first called with as the cache key.
+    Changing that object does not make JAX compile again: later calls return the
+    old result, with no error. Before JAX 0.11 a value hash
+    (`unsafe_hash=True`, your own `__hash__`/`__eq__`) does not help.
+
+    From JAX 0.11 on, `jax.jit` (and `pjit`, `nnx.jit`, `make_jaxpr`,
+    `eqx.filter_jit`, which cache the same way) hashes a static key when it
+    stores it. A class that hashes by value then gives the right result after a
+    change, but compiles again for every change, and the cache keeps an entry
+    keyed on an object that no longer matches its stored hash. The same code is
+    stale on older JAX, so it is still reported, with the consequence that holds
+    on the JAX your project targets. A class that hashes by identity is stale on
+    every release. `jax.pmap`, `jax.checkpoint` and `eqx.filter_pmap` hash a
+    key once, when they store it, on every release: a value-hashed key changed
+    afterwards misses their cache and compiles again, an identity-hashed one is
+    stale.
+
+    On jax 0.10.2 the example prints 4.0 then 4.0 instead of 4.0 then 6.0
+    (afterwards even a fresh `Config(scale=3)` gets 4.0); on jax 0.11.0 and
+    0.12.0.1 it prints 4.0 then 6.0 and traces twice. The TORAX Vehicle (which
+    hashes by identity) prints 2 then 2 instead of 2 then 4 on every release;
+    the FAQ's CustomClass with `__hash__`/`__eq__` gives 6, not 3, after
+    `c.mul = False` on jax 0.10.2.
+
+    ## Example
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    @dataclasses.dataclass(unsafe_hash=True)
+    class Config:  # JAX101 is reported on this line
+        scale: int
+
+    @partial(jax.jit, static_argnames="cfg")
+    def step(x, cfg):
+        return x * cfg.scale
+
+    cfg = Config(scale=2)
+    print(step(2.0, cfg=cfg))  # 4.0
+    cfg.scale = 3
+    print(step(2.0, cfg=cfg))  # jax < 0.11: 4.0 again, the function compiled for scale=2
+                               # jax >= 0.11: 6.0, compiled again; the first entry is keyed on the changed cfg
+    ```
+
+    ## Use instead
+
+    Make the class immutable and build a changed copy: it hashes differently,
+    so JAX compiles for it.
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        scale: int
+
+    @partial(jax.jit, static_argnames="cfg")
+    def step(x, cfg):
+        return x * cfg.scale
+
+    cfg = Config(scale=2)
+    print(step(2.0, cfg=cfg))  # 4.0
+    cfg = dataclasses.replace(cfg, scale=3)  # a new, different static value
+    print(step(2.0, cfg=cfg))  # 6.0: compiled again for scale=3
+    ```
+
+    A setter becomes a method returning a new object. State that must change in
+    place is not static: pass it as a regular argument, as a registered pytree.
+
+    ## Options
+
+    The default profile reports JAX101 when the code changes state the jitted
+    function reads after the object became static:
+
+    - an assignment in a method of the class that runs after objects are
+      built: one the project calls outside construction (any class's
+      `__init__`, `setup` and their helpers, a classmethod factory), or, never
+      called in the project, a public method of a public class, which the
+      library's users may call;
+    - an assignment from outside (`cfg.scale = 3`), unless it comes before the
+      static use in the same function, or is made on another object (two names
+      each bound to a new `Config(...)`);
+    - an in-place change (`.append(...)`, an item assignment) of a list, dict,
+      set or array the object holds;
+    - any of these on an object held in its fields, up to three fields deep.
+
+    It is not reported for a class that hashes by value when every static use
+    is under `jax.pmap`, `jax.checkpoint`/`jax.remat`, `nnx.pmap`, `nnx.remat`
+    or `eqx.filter_pmap`: the changed key misses their cache, which is right.
+
+    `strict` also reports, as the design standard asks, a mutable class whose
+    state the jitted function reads when nothing changes it after the first
+    call, and a mutable class held in a field of a static object (on its own
+    `class` line, naming the field).
+
+    `target-jax-version` chooses the consequence the message states (stale,
+    compiles again, or both with the releases); `static-bases` names bases
+    whose subclasses are immutable.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - frozen dataclasses, `NamedTuple`, `Enum` members, classes that block
+      assignment with `__setattr__`, and their subclasses;
+    - primitives (`int`, `float`, `str`, `bool`, `None`), tuples, frozensets and
+      module-level functions as static arguments;
+    - a mutable class whose state the jitted function never reads (JAX102 may
+      still apply if it hashes by identity).
+
+    Not flagged, since jaxcheck never guesses: classes it cannot see into (an
+    unknown base class, decorator or metaclass, or a class from an installed
+    package). Not flagged by the default profile, but stale just the same:
+    changes it does not follow, such as `setattr(obj, name, ...)` with a name
+    that is not a literal, an assignment through a chain of fields or an alias
+    of one (`cfg.solver.dt = 0.2`, `inner = cfg.solver; inner.dt = 0.2`; a
+    setter of `Solver` called there is followed), or state more than three
+    fields deep.
+
+    May be reported though the result is right: jaxcheck does not know the
+    order in which functions run, so a change in a function that only ever runs
+    before the first jitted call counts; a public setter nobody calls counts
+    too. If the object never changes after its first jitted call, put
+    `# noqa: JAX101` on the reported line, or set `ignore = ["JAX101"]` or
+    `per-file-ignores = { "tests/*" = ["JAX101"] }` in `[tool.jaxcheck]`.
+
+    ## References
+
+    - JAX FAQ, "How to use `jit` with methods?": Strategy 2, "Marking `self` as
+      static" (fine "so long as you never mutate your object"), and Strategy 3,
+      "Making `CustomClass` a PyTree". https://docs.jax.dev/en/latest/faq.html
+    - `jax.jit` docstring on `static_argnums`: static arguments should be
+      hashable (`__hash__` and `__eq__`) and immutable.
+      https://docs.jax.dev/en/latest/_autosummary/jax.jit.html
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000).
+    - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
+      function directly" (seed 001).
     """
 
     code = "JAX101"
@@ -157,12 +326,148 @@ def _after_change(consequences: tuple[str, ...], change: str, target: Target) ->
 
 
 class IdentityHashStatic(ClassRule):
-    """An object that hashes by identity at a static position recompiles for every copy.
+    """A class that hashes or compares by identity is a static argument of
+    `jax.jit`: every new, equal instance compiles again, and a change to an
+    instance is never seen.
 
-    Two equal instances are different cache keys, so each fresh instance
-    traces and compiles again. Only true singletons (Enum members,
-    module-level functions) may hash by id. An object held in a field of a
-    static object that itself hashes by identity is never hashed by JAX.
+    ## What it does
+
+    Flags a class whose instances reach a static position of a caching
+    transform (found as for JAX101: annotation, call site or static `self`, in
+    any module of the project) and that hashes or compares by identity:
+
+    - it defines neither `__hash__` nor `__eq__`, nor does a base class of the
+      project, so it keeps `object`'s;
+    - it is a `@dataclass(eq=False)`, frozen or not;
+    - its `__hash__` returns `id(self)` or `object.__hash__(self)`, or is
+      `object.__hash__`;
+    - it defines a value `__hash__` but no `__eq__`, or an `__eq__` that defers
+      to `object.__eq__`: equal copies still compare unequal.
+
+    Whether the class is mutable or the jitted function reads it does not
+    matter. `Enum` subclasses and the classes listed in `singletons` are not
+    flagged. An object held in a field of a static object counts when the
+    outer object hashes by value (its hash and `==` reach the inner one).
+
+    Reported on the `def __hash__` line (or the `__eq__` at fault) when that
+    method is at fault, otherwise on the `class` line; the message names the
+    static use (`path:line`) and, under the default profile, where the equal
+    copies are built. A mutable class the jitted function reads (the TORAX
+    Vehicle) also gets JAX101.
+
+    ## Why is this bad?
+
+    `jax.jit` finds a compiled function by the static value's `hash` and `==`.
+    With identity semantics two equal instances are different keys, so each
+    fresh copy (one per call, per run, per loop iteration) is traced and
+    compiled again. And since a mutated instance still hashes and compares as
+    itself, JAX returns the result compiled for its old state.
+
+    Checked on jax 0.10.2, CPU: the example traces 5 times for 5 equal `Cfg(3)`,
+    where 1 is needed; the TORAX Vehicle prints 2 then 2 instead of 2 then 4
+    after `x.num_wheels = 4`.
+
+    ## Example
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    traces = 0
+
+    @dataclasses.dataclass(frozen=True, eq=False)
+    class Cfg:  # JAX102 is reported on this line
+        n: int
+
+    @partial(jax.jit, static_argnums=1)
+    def add(x, cfg):
+        global traces
+        traces += 1  # runs only when JAX traces (and compiles) again
+        return x + cfg.n
+
+    for _ in range(5):
+        add(1.0, Cfg(3))
+    print(traces)  # 5: one compilation per equal copy, where 1 is enough
+    ```
+
+    ## Use instead
+
+    Hash and compare by value: keep the dataclass's generated `__eq__`/`__hash__`.
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    traces = 0
+
+    @dataclasses.dataclass(frozen=True)
+    class Cfg:
+        n: int
+
+    @partial(jax.jit, static_argnums=1)
+    def add(x, cfg):
+        global traces
+        traces += 1  # runs only when JAX traces (and compiles) again
+        return x + cfg.n
+
+    for _ in range(5):
+        add(1.0, Cfg(3))
+    print(traces)  # 1: equal copies share one compiled function
+    ```
+
+    A hand-written class needs `__hash__` and `__eq__` over every field, plus
+    the type if it has subclasses: `hash((type(self), self.n))`.
+
+    ## Options
+
+    The default profile reports JAX102 when new, equal objects reach the cache
+    again and again: built at the call of the jitted function, or in a local
+    of the function that makes that call (for a static `self`, in the function
+    that calls the method), when that code runs in a loop, in a function the
+    project calls on every turn of a loop, or in a public function of a public
+    module that the project never calls itself (a library's users call it as
+    often as they like). Code that runs while JAX traces, once per
+    compilation, does not count. `strict` reports every class that hashes by
+    identity at a static position, as the design standard asks: only
+    singletons may.
+
+    `singletons` lists classes of which one instance is ever made: hashing by
+    identity is right for them, and they are never JAX102.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - frozen dataclasses (default `eq=True`), `NamedTuple`, and classes with a
+      value `__hash__` and `__eq__`;
+    - `Enum` members, module-level functions and classes: singletons, so
+      identity is right; primitives, tuples and frozensets;
+    - classes jaxcheck cannot see into (an unknown base class, decorator or
+      metaclass, or a class from an installed package): it never guesses.
+
+    Not flagged, but compiling again just the same: equal copies that come
+    from a helper (`add(1.0, make_cfg())` in a loop). jaxcheck cannot tell
+    their class at the call; with the parameter annotated (`cfg: Cfg`) it can,
+    but only `strict` reports it, since the copies are not built where they are
+    used. A class of which only one instance is ever made may hash by
+    identity: list it in `singletons`, or put `# noqa: JAX102` on the reported
+    line, or set `ignore = ["JAX102"]` or
+    `per-file-ignores = { "tests/*" = ["JAX102"] }` in `[tool.jaxcheck]`.
+
+    ## References
+
+    - JAX FAQ, "How to use `jit` with methods?", Strategy 2, "Marking `self` as
+      static": the default `__hash__` is the object ID, so JAX cannot see a
+      mutation. https://docs.jax.dev/en/latest/faq.html
+    - `jax.jit` docstring on `static_argnums`: static arguments should be
+      hashable (`__hash__` and `__eq__`) and immutable.
+      https://docs.jax.dev/en/latest/_autosummary/jax.jit.html
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+      hash and compare by value; only singletons may hash by id.
+    - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
+      function directly" (seed 001).
     """
 
     code = "JAX102"
@@ -193,10 +498,147 @@ class IdentityHashStatic(ClassRule):
 
 
 class UnhashableStatic(ClassRule):
-    """An unhashable static value makes `jax.jit` raise when the function is called.
+    """An unhashable value (list, dict, set, array, a default `@dataclass`, a class
+    with `__eq__` but no `__hash__`) is a static argument of `jax.jit`: the call
+    raises `ValueError`.
 
-    `jax.checkpoint` does not raise: it retraces for every fresh, equal value
-    and goes stale after an in-place change.
+    ## What it does
+
+    Flags two things:
+
+    - At a call of a jitted function, an argument in a static position
+      (`static_argnums`/`static_argnames`, any spelling of `jax.jit`) that is a
+      list, dict or set literal or comprehension, or an array made right there
+      (`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and kin).
+      Reported on the argument.
+    - A class whose instances reach a static position (annotated static
+      parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
+      and that is unhashable: a `@dataclass` with the default `eq=True` and
+      neither `frozen=True` nor `unsafe_hash=True` (reported on the `class`
+      line), a class defining `__eq__` without `__hash__` (on `def __eq__`), one
+      setting `__hash__ = None` (on that line), or a subclass of `list`, `dict`,
+      `set` or `bytearray` (on the `class` line).
+
+    A literal bound to a name first (`dims = [1, 2]`) and a value built by
+    `list(...)`, `dict(...)`, `set(...)` or an array constructor count too, and
+    the class may be defined in another module of the project. A class is
+    flagged when one of its static uses is under a transform that raises on an
+    unhashable key (all but `jax.checkpoint`/`jax.remat` and `nnx.remat`). A
+    value at a static position of `jax.checkpoint` is flagged as well, with
+    what that transform does instead: it keys its cache on the value itself, so
+    every fresh, equal one traces again, and an in-place change is never seen.
+
+    ## Why is this bad?
+
+    `jax.jit` hashes every static argument to look up its compilation cache. An
+    unhashable one cannot be a key, so every call fails before anything runs.
+    Checked on jax 0.10.2, CPU: lists, dicts, sets, numpy and jax arrays and the
+    example's `Config` all raise
+
+        ValueError: Non-hashable static arguments are not supported. An error
+        occurred while trying to hash an object of type <class '__main__.Config'>,
+        Config(scale=3). The error was:
+        TypeError: unhashable type: 'Config'
+
+    It is loud, but only at run time, possibly after a long setup, and the
+    tempting fix (`unsafe_hash=True`, or a `__hash__` on a mutable class) trades
+    the error for JAX101's silent stale results.
+
+    ## Example
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    @dataclasses.dataclass
+    class Config:  # JAX106: a plain @dataclass has __hash__ = None
+        scale: int
+
+    @partial(jax.jit, static_argnames=("cfg", "dims"))
+    def step(x, cfg, dims):
+        return x * cfg.scale * sum(dims)
+
+    print(step(2.0, cfg=Config(3), dims=[1, 2]))  # JAX106 at the list too
+    ```
+
+    ## Use instead
+
+    Pass immutable, value-hashed equivalents:
+
+    ```python
+    import dataclasses
+    from functools import partial
+    import jax
+
+    @dataclasses.dataclass(frozen=True)
+    class Config:
+        scale: int
+
+    @partial(jax.jit, static_argnames=("cfg", "dims"))
+    def step(x, cfg, dims):
+        return x * cfg.scale * sum(dims)
+
+    print(step(2.0, cfg=Config(3), dims=(1, 2)))  # 18.0
+    ```
+
+    - list -> tuple; set -> frozenset;
+    - dict -> a tuple of `(key, value)` pairs, or a frozen dataclass;
+    - array -> a tuple of Python numbers (`tuple(a.tolist())`), or pass the
+      array as a regular (traced) argument, not a static one;
+    - `@dataclass` -> `@dataclass(frozen=True)`;
+    - `__eq__` without `__hash__` -> add a `__hash__` over the same fields, on a
+      class that blocks assignment (or a frozen dataclass).
+
+    ## Options
+
+    The default profile reports every JAX106 under a transform that raises
+    (`ValueError` on the call is the evidence), and, under `jax.checkpoint`,
+    `jax.remat` or `nnx.remat` (which trace again for every fresh value instead
+    of raising), an unhashable value passed again and again, in a loop (see
+    Known problems for what it sees of that). `strict` reports such a value at
+    any call. No option is specific to JAX106.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - tuples, frozensets, primitives, frozen dataclasses, `NamedTuple` and
+      `Enum` members as static arguments;
+    - lists, dicts and arrays passed as regular arguments: those are pytrees,
+      traced, and need no hash;
+    - classes jaxcheck cannot see into (an unknown base class, decorator or
+      metaclass, or a class from an installed package): it never guesses.
+
+    Not flagged, but raising just the same: an unhashable value that reaches
+    the call through a name jaxcheck cannot follow (a function's result, an
+    attribute, an element of a container), unless its class is known from the
+    parameter's annotation.
+
+    Under `jax.checkpoint`, the default profile sees the repetition only when
+    the value is built by a call written in the loop itself
+    (`step(x, list(dims))` in a `for`): a literal passed in a loop
+    (`step(x, [1, 2])`), or a value built in a function the loop calls, is
+    reported by `strict` alone, though it traces again just the same.
+
+    A flagged value at a static position of `jax.jit` always raises, so a
+    finding is rarely safe; if it is (say, dead code), put `# noqa: JAX106` on
+    the reported line, or set `ignore = ["JAX106"]` or
+    `per-file-ignores = { "tests/*" = ["JAX106"] }` in `[tool.jaxcheck]`.
+
+    ## References
+
+    - `jax.jit` docstring on `static_argnums`: static arguments should be
+      hashable, meaning both `__hash__` and `__eq__` are implemented, and
+      immutable. https://docs.jax.dev/en/latest/_autosummary/jax.jit.html
+    - JAX FAQ, "How to use `jit` with methods?", Strategy 2, "Marking `self` as
+      static": mutable containers such as `dict` and `list` define no
+      `__hash__`. https://docs.jax.dev/en/latest/faq.html
+    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+      static arguments must be immutable and support `__hash__` and `__eq__`.
+    - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit() for
+      jnp.array but not for np.array?" (seed 004): static elements must be
+      hashable and immutable; neither `np.ndarray` nor `jax.Array` is.
     """
 
     code = "JAX106"
