@@ -7,12 +7,14 @@ constants only; fixtures stay in the test files that use them.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
 import sys
 import tempfile
 import textwrap
+import tokenize
 from pathlib import Path
 
 from dataclasses import replace
@@ -196,3 +198,23 @@ def model_findings(modules, profile: str = "strict", options=None):
     found = {finding for rule in RULES for finding in rule().check(model)}
     return sorted(finding for finding in found if profile == "strict" or not finding.strict_only)
 
+
+# --- case files and fixtures: the findings their markers expect ----------------------------------
+
+# `# expect: JAX101` marks a line both profiles flag; `# strict: JAX102` one only the
+# strict profile flags (the design standard, without evidence in the code). Both may
+# share a line: `# expect: JAX101; strict: JAX102`; several codes: `# expect: JAX101, JAX102`.
+MARKER = re.compile(r"(?P<kind>expect|strict):\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
+
+
+def expected_at(text: str, profile: str) -> set[tuple[int, str]]:
+    """The (line, code) the markers of `text` expect under `profile`. Markers are read
+    from comment tokens only, so one written inside a string marks nothing."""
+    found = set()
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type != tokenize.COMMENT:
+            continue
+        for match in MARKER.finditer(token.string):
+            if match["kind"] == "expect" or profile == "strict":
+                found.update((token.start[0], code.strip()) for code in match["codes"].split(","))
+    return found

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -21,12 +20,11 @@ import pytest
 from packaging.specifiers import SpecifierSet
 from packaging.version import Version
 
+from helpers import expected_at
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 FILES = sorted(FIXTURES.glob("JAX*/*.py"))
-# `# expect: JAX101` marks a line both profiles flag; `# strict: JAX102` one only
-# the strict profile flags (the design standard, without evidence in the code).
-_MARKER = re.compile(r"(?P<kind>expect|strict):\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")
 # The exceptions JAX itself raises for each rule whose failure is an error.
 _NON_HASHABLE = ("ValueError: Non-hashable static arguments are not supported",)
 _METADATA = "ValueError: Exception raised while checking equality of metadata fields of pytree"
@@ -38,16 +36,6 @@ JAX_ERRORS = {
     "JAX301": ("UnexpectedTracerError: Encountered an unexpected tracer", _METADATA),
     "JAX302": (_METADATA,),
 }
-
-
-def expected_findings(path: Path, profile: str) -> set[tuple[int, str]]:
-    found = set()
-    for number, line in enumerate(path.read_text().splitlines(), start=1):
-        comment = line.partition("#")[2]
-        for match in _MARKER.finditer(comment):
-            if match["kind"] == "expect" or profile == "strict":
-                found.update((number, code.strip()) for code in match["codes"].split(","))
-    return found
 
 
 def _lint(profile: str) -> dict[str, set[tuple[int, str]]]:
@@ -85,14 +73,14 @@ def test_every_rule_folder_has_fail_and_pass_twins():
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: f"{path.parent.name}/{path.name}")
 def test_linted_exactly_at_expect_markers(path: Path, reported):
-    strict = expected_findings(path, "strict")
+    strict = expected_at(path.read_text(), "strict")
     if path.name.startswith("fail_"):
         assert strict, "a failing fixture marks at least one line with # expect: (or # strict:)"
         assert {code for _, code in strict} >= {path.parent.name}, "it shows its own folder's rule"
     else:
         assert not strict, "a passing or look-alike fixture has no marker"
     for profile in ("default", "strict"):
-        assert reported[profile].get(str(path.resolve()), set()) == expected_findings(path, profile), profile
+        assert reported[profile].get(str(path.resolve()), set()) == expected_at(path.read_text(), profile), profile
 
 
 def test_the_default_profile_flags_a_subset_of_what_the_strict_one_flags(reported):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BUG_LINE, BUGGY, codes_at, jaxcheck_run, write
+from helpers import BUG_LINE, BUGGY, codes_at, findings_of, jaxcheck_run, write
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 # PEP 695 generics and `type` statements, and PEP 701 f-strings (nested quotes,
@@ -143,3 +143,37 @@ def test_a_line_that_is_only_a_continuation_is_read_as_python_reads_it(source: s
 def test_a_lone_continuation_inside_a_string_is_left_alone() -> None:
     text = 's = """\n\\\n"""\nif x:\n    pass\n\\\nelse:\n    pass\n'
     assert without_lone_continuations(text) == 's = """\n\\\n"""\nif x:\n    pass\n \nelse:\n    pass\n'
+
+
+def _long_sum(terms: int) -> str:
+    return (
+        "import jax\n"
+        "from functools import partial\n"
+        "@partial(jax.jit, static_argnums=0)\n"
+        "def f(n): return n\n"
+        "x = " + " + ".join(f"a{i}" for i in range(terms)) + "\n"
+    )
+
+
+@pytest.mark.parametrize("terms", [490, 700])
+def test_deep_long_sum_is_not_bad_input(terms):
+    # CPython compiles these sums (it gives up near 3000 terms), so they are valid files, not JAX000.
+    src = _long_sum(terms)
+    compile(src, "deep.py", "exec")
+    assert codes_at(src) == set()
+
+
+def test_a_sum_of_1500_terms_is_python_and_analysed_where_the_interpreter_allows():
+    # Every supported Python compiles it, so it is never "cannot parse" (ast.parse
+    # alone refuses it on 3.12). Python 3.11 and 3.13 run LibCST's code
+    # generation (the position pass) through it; 3.12 counts those calls against
+    # its C recursion limit (1500 on 3.12.1), and jaxcheck says it could not
+    # analyse the file, not that the file is bad.
+    src = _long_sum(1500)
+    compile(src, "deep.py", "exec")
+    findings, failed = findings_of(src, "demo.py")
+    assert not failed
+    if sys.version_info[:2] == (3, 12):
+        assert all(f.code == "JAX000" and f.message.startswith("cannot analyse") for f in findings), findings
+    else:
+        assert findings == []

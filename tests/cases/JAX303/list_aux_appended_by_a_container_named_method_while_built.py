@@ -5,8 +5,8 @@ import jax
 
 
 @dataclasses.dataclass
-class Updates:  # strict: JAX303
-    keys: list
+class Updates:
+    keys: list  # strict: JAX303
     values: list
 
     def append(self, key, value):

@@ -5,8 +5,8 @@ import jax
 
 
 @dataclasses.dataclass
-class Updates:  # expect: JAX303
-    keys: list
+class Updates:
+    keys: list  # expect: JAX303
     values: list
 
     def record(self, key, value):

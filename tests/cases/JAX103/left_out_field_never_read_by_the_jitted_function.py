@@ -1,0 +1,30 @@
+# A field left out of hash and eq that the jitted function never reads cannot make a result stale.
+import functools
+
+import jax
+
+
+class Config:
+    def __init__(self, a, b):
+        object.__setattr__(self, "a", a)
+        object.__setattr__(self, "b", b)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Config is immutable")
+
+    def __delattr__(self, name):
+        raise AttributeError("Config is immutable")
+
+    def __hash__(self):
+        return hash(self.a)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.a == self.a
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def f(x, cfg: Config):
+    return x * (cfg.a)
+
+
+f(1.0, Config(1, 2))

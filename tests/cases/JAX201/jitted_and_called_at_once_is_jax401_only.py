@@ -1,0 +1,36 @@
+# A bound method jitted and called at once is never stale (no JAX201), only compiled on every call (JAX401).
+# jax 0.10.2: a new jitted function per call is never stale, but compiles every time (JAX401).
+import dataclasses
+import functools
+from functools import partial
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from flax import nnx, struct
+from jax import jit
+from jax import jit as J
+from jax.experimental.pjit import pjit
+from jax.tree_util import register_pytree_node_class
+
+
+class CustomClass:
+    def __init__(self, x, mul):
+        self.x = x
+        self.mul = mul
+
+    def calc(self, y):
+        if self.mul:
+            return self.x * y
+        return y
+
+def main(c: CustomClass):
+    return jax.jit(c.calc)(3)  # expect: JAX401
+
+
+c = CustomClass(2, True)
+for _ in range(2):
+    main(c)
+c.mul = False
+main(c)

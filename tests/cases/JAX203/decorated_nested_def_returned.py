@@ -1,0 +1,39 @@
+# A `@jax.jit` nested function returned to the caller keeps its cache, and the `self.scale` compiled in with it.
+# jax 0.10.2: the returned jitted `g` keeps its cache, and `self.scale` with it.
+import dataclasses
+import functools
+from functools import partial
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from flax import nnx, struct
+from jax import jit
+from jax import jit as J
+from jax.experimental.pjit import pjit
+from jax.tree_util import register_pytree_node_class
+
+
+class Model:
+    def __init__(self, scale):
+        self.scale = scale
+        self.bias = 1.0
+        self._f = None
+
+    def helper(self, x):
+        return x * self.scale
+
+    def build(self, other):
+        @jax.jit  # expect: JAX203
+        def g(x):
+            return x * self.scale
+
+        return g
+
+
+    def set_scale(self, scale):
+        self.scale = scale
+
+    def __call__(self, x):
+        return self._f(x)

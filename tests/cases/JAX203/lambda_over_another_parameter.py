@@ -1,0 +1,33 @@
+# JAX203 follows only a method's `self`: a lambda over another parameter is left alone (JAX compiles it in just the same).
+import dataclasses
+import functools
+from functools import partial
+from typing import NamedTuple
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+from flax import nnx, struct
+from jax import jit
+from jax import jit as J
+from jax.experimental.pjit import pjit
+from jax.tree_util import register_pytree_node_class
+
+
+class Model:
+    def __init__(self, scale):
+        self.scale = scale
+        self.bias = 1.0
+        self._f = None
+
+    def helper(self, x):
+        return x * self.scale
+
+    def build(self, other):
+        self._f = jax.jit(lambda x: x * other.scale)
+
+    def set_scale(self, scale):
+        self.scale = scale
+
+    def __call__(self, x):
+        return self._f(x)

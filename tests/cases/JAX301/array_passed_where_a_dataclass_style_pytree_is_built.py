@@ -1,0 +1,68 @@
+# An array passed for a metadata field where a registered dataclass is built puts the array in the treedef.
+# jax 0.10.2: `Node(..., mask=np.ones(3))` puts the numpy array in the treedef: a second,
+# equal Node raises `ValueError: ... (Note: arrays cannot be passed as metadata fields!)`.
+import dataclasses
+import functools
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Sequence
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import jax.tree_util as jtu
+import numpy as np
+from flax import nnx, struct
+from jax.tree_util import (
+    GetAttrKey,
+    register_dataclass,
+    register_pytree_node,
+    register_pytree_node_class,
+    register_pytree_with_keys,
+    register_pytree_with_keys_class,
+)
+from jaxtyping import Array, Float
+from unknown_library import make_meta
+
+
+WEIGHTS = [1.0, 2.0]
+
+
+def relu(v):
+    return jnp.maximum(v, 0.0)
+
+
+class Meta:
+    def __init__(self, n):
+        self.n = n
+
+
+@dataclass(frozen=True)
+class FrozenMeta:
+    n: int
+
+
+@register_pytree_node_class
+@dataclasses.dataclass
+class Node:
+    x: jax.Array
+    n: int
+    mask: Sequence[float]
+
+
+    def helper(self, v):
+        return v * self.n
+
+    @property
+    def size(self):
+        return self.n
+
+    def tree_flatten(self):
+        return (self.x,), (self.n, self.mask)  # expect: JAX301
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children, *aux)
+
+
+NODE = Node(jnp.ones(3), 2, mask=np.ones(3))

@@ -1,0 +1,68 @@
+# A partial made per instance and returned as aux is unequal across instances: each new pytree retraces.
+# jax 0.10.2: each Node's own partial: a loop of 4 jitted steps returning new Nodes, 4 traces.
+import dataclasses
+import functools
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable, Sequence
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import jax.tree_util as jtu
+import numpy as np
+from flax import nnx, struct
+from jax.tree_util import (
+    GetAttrKey,
+    register_dataclass,
+    register_pytree_node,
+    register_pytree_node_class,
+    register_pytree_with_keys,
+    register_pytree_with_keys_class,
+)
+from jaxtyping import Array, Float
+from unknown_library import make_meta
+
+
+WEIGHTS = [1.0, 2.0]
+
+
+def relu(v):
+    return jnp.maximum(v, 0.0)
+
+
+class Meta:
+    def __init__(self, n):
+        self.n = n
+
+
+@dataclass(frozen=True)
+class FrozenMeta:
+    n: int
+
+
+@register_pytree_node_class
+class Node:
+    def __init__(self, x, n, mask, xs, options):
+        self.x = x
+        self.n = n
+        self.mask = np.asarray(mask)
+        self.xs = list(xs)
+        self.options = dict(options)
+        self.marker = object()
+        self.act = partial(relu)
+
+
+    def helper(self, v):
+        return v * self.n
+
+    @property
+    def size(self):
+        return self.n
+
+    def tree_flatten(self):
+        return (self.x,), (self.n, self.act)  # expect: JAX304
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children, *aux)
