@@ -36,6 +36,7 @@ class StaticUse:
     outer: StaticUse | None = None  # for FIELD: the use of the static object that holds the value
     holder: str = ""  # for FIELD: that object's class
     enclosing: str = ""  # the function the call site is in ("" at module level)
+    call: f.Location | None = None  # at a call site, where the call is (a loop repeats the call)
 
     @property
     def reads_state(self) -> bool:
@@ -199,7 +200,7 @@ def _call_site_uses(symbols: Symbols, state: State, path: str, enclosing: str, c
         known = any(p.name == name for p in function.parameters)
         common = dict(
             path=path, location=value.location, function=function.qualname, parameter=name,
-            spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value,
+            spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value, call=call.location,
         )
         unhashable = symbols.unhashable_kind(value) if not all_static else ""
         if unhashable:

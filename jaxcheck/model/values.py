@@ -8,7 +8,7 @@ from one call to the next; these are the things that are not.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
 from jaxcheck.model.classes import IDENTITY, SINGLETON, UNHASHABLE, Classes, Field
@@ -20,7 +20,7 @@ from jaxcheck.model.jax_api import (
     NNX_STATIC,
     PARTIAL,
 )
-from jaxcheck.model.state import State
+from jaxcheck.model.state import Change, State
 from jaxcheck.model.symbols import Symbols
 
 # What JAX cannot keep in a tree's structure: the three JAX30x hazards.
@@ -36,6 +36,7 @@ class Held:
     kind: str  # ARRAY, MUTABLE or UNSTABLE
     what: str  # for messages: "an array (`np.asarray(...)`)"
     where: tuple[str, f.Location] | None = None  # where it is given, when not where it is reported
+    changes: tuple[tuple[str, Change], ...] = ()  # for an object of a mutable project class: (class, change)
 
 
 class Values:
@@ -218,7 +219,7 @@ class Values:
         where = (field.path, field.location)
         held = _annotation_holds(field.annotation)
         if held is not None:
-            return Held(held.kind, held.what, where)
+            return replace(held, where=where)
         value = field.value
         if value is not None and value.kind == f.CALL and value.dotted in FIELD_SPECIFIERS:
             factory = value.keyword("default_factory")
@@ -233,7 +234,7 @@ class Values:
                     self.symbols.annotated_classes(parameter)
                 )
                 if held is not None:
-                    return Held(held.kind, held.what, where)
+                    return replace(held, where=where)
             else:
                 held = self.value_holds(value, cls)
                 # A callable made while an instance is built is made per instance;
@@ -242,21 +243,23 @@ class Values:
                 if held is not None and (
                     held.kind != UNSTABLE or field.per_instance and (value.kind != f.CALL or value.dotted == PARTIAL)
                 ):
-                    return Held(held.kind, held.what, (field.path, value.location))
+                    return replace(held, where=(field.path, value.location))
         for path, given in self.construction_arguments(cls, field):
             held = self.value_holds(given)
             if held is not None and held.kind != UNSTABLE:
-                return Held(held.kind, held.what, (path, given.location))
+                return replace(held, where=(path, given.location))
         held = self._mutable_class_held(self.held_classes(field))
-        return Held(held.kind, held.what, where) if held is not None else None
+        return replace(held, where=where) if held is not None else None
 
     def _mutable_class_held(self, classes) -> Held | None:
-        """An object of a mutable project class that is changed after it is built."""
+        """An object of a mutable project class that some code changes; whether
+        a change can come after the tree was flattened is evidence, for the rules."""
         for inner in classes:
             traits = self.classes.traits(inner)
-            if traits is not None and traits.mutable and self.state.changes(inner):
+            changes = self.state.changes(inner) if traits is not None and traits.mutable else []
+            if changes:
                 name = inner.rpartition(".")[2]
-                return Held(MUTABLE, f"a `{name}`, which is mutable and changed after construction")
+                return Held(MUTABLE, f"a `{name}`, which is mutable", changes=tuple((inner, change) for change in changes))
         return None
 
     def aux_holds(self, value: f.Value, cls: str | None, subject: f.Ref | None) -> Held | None:

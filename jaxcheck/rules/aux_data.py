@@ -58,6 +58,7 @@ class _PytreeRule(Rule):
                 if held.kind == self.kind and (element.path, element.value.location) not in reported:
                     reported.add((element.path, element.value.location))
                     changed = _changed_in_place(model, element.cls, element.value.ref, element.subject) if held.kind == MUTABLE else ""
+                    changed = changed or _changed_object(model, held)
                     yield self.finding(
                         element.path,
                         element.value.location,
@@ -71,6 +72,7 @@ class _PytreeRule(Rule):
                     reported.add((field.path, field.location))
                     name = field.cls.rpartition(".")[2]
                     changed = _changed_field(model, field.cls, field.name) if held.kind == MUTABLE else ""
+                    changed = changed or _changed_object(model, held)
                     yield self.finding(
                         field.path,
                         field.location,
@@ -84,7 +86,7 @@ def _why(kind: str, changed: str) -> str:
     if kind == MUTABLE and not changed:
         return (
             "JAX keeps the tree's structure in its cache by reference and finds it again with `==`, so a change "
-            "in place (nothing here makes one) would change the cached key with it and give a stale result"
+            "in place after a jit saw the tree (none is known here) would change the cached key with it and give a stale result"
         )
     return _WHY[kind]
 
@@ -100,6 +102,17 @@ def _changed_field(model: Model, cls: str, name: str) -> str:
     for change in model.state.changes(cls):
         if change.in_place and change.path == (name,) and real_change(model, cls, change):
             return f", changed in place by `{change.text}` at {change.file}:{change.location.line}"
+    return ""
+
+
+def _changed_object(model: Model, held: Held) -> str:
+    """", changed by `self.scale = ...` at a.py:12" when a method of the held
+    object's class changes it and can run after objects are built (its API, a
+    setter). When a tree is flattened is not known, so a write from outside,
+    which may be setup right after construction, is no evidence."""
+    for cls, change in held.changes:
+        if change.inside and real_change(model, cls, change):
+            return f", changed by `{change.text}` at {change.file}:{change.location.line}"
     return ""
 
 
@@ -676,11 +689,13 @@ class MutableAuxData(_PytreeRule):
     The default profile reports JAX303 when the code changes the container in
     place (`m.weights.append(...)`, `layer.options["activation"] = ...`, an
     item write, in a method of the class or from outside) on the field that the
-    `aux_data` element reads (`self.weights`) or that is declared static: that
+    `aux_data` element reads (`self.weights`) or that is declared static, or
+    changes a mutable project object held there (`h.cfg.set_scale(3.0)`, by a
+    setter or method that runs after objects are built, as for JAX101): that
     change gives the stale result. `strict` also reports a list, dict, set or
-    bytearray that nothing changes in place, and a mutable project object held
-    there, as the design standard asks: what the tree's structure holds must be
-    immutable.
+    bytearray that nothing changes in place, and a mutable project object
+    nothing changes, as the design standard asks: what the tree's structure
+    holds must be immutable.
 
     A class listed in `static-bases`, and its subclasses, count as immutable:
     holding one is not JAX303.
@@ -697,15 +712,15 @@ class MutableAuxData(_PytreeRule):
     - a mutable object that nothing changes after construction, and a class in
       your `static-bases`.
 
-    Not flagged by the default profile, but stale just the same (checked):
-    a mutable project object in `aux_data` or a static field, changed through
-    its own setter or attributes (`h.cfg.set_scale(3.0)`: 2.0 where 3.0 is
-    right); only `strict` reports it. Nor a change made only by a method named
-    like a container's (`append`, `update`, ...) that the project calls on no
-    object of a known class (`parts[key].append(...)`): such names are called
-    everywhere, so whether the project calls this one after the tree was
-    flattened cannot be told (flax's `Updates.append` fills a tree while it is
-    built).
+    Not flagged by the default profile, but stale if it comes after a jit saw
+    the tree: a project object held there and changed only from outside its
+    class (`h.cfg.scale = 3.0`); jaxcheck does not know when a tree is
+    flattened, and such a write is often setup. Nor a change made only by a
+    method named like a container's (`append`, `update`, ...) that the project
+    calls on no object of a known class (`parts[key].append(...)`): such names
+    are called everywhere, so whether the project calls this one after the
+    tree was flattened cannot be told (flax's `Updates.append` fills a tree
+    while it is built).
 
     Not flagged, but stale just the same (checked):
 

@@ -595,9 +595,9 @@ class UnhashableStatic(ClassRule):
     The default profile reports every JAX106 under a transform that raises
     (`ValueError` on the call is the evidence), and, under `jax.checkpoint`,
     `jax.remat` or `nnx.remat` (which trace again for every fresh value instead
-    of raising), an unhashable value passed again and again, in a loop (see
-    Known problems for what it sees of that). `strict` reports such a value at
-    any call. No option is specific to JAX106.
+    of raising), an unhashable value passed again and again: by a call in a
+    loop, or in a function the project calls repeatedly. `strict` reports
+    such a value at any call. No option is specific to JAX106.
 
     ## Known problems
 
@@ -615,11 +615,9 @@ class UnhashableStatic(ClassRule):
     attribute, an element of a container), unless its class is known from the
     parameter's annotation.
 
-    Under `jax.checkpoint`, the default profile sees the repetition only when
-    the value is built by a call written in the loop itself
-    (`step(x, list(dims))` in a `for`): a literal passed in a loop
-    (`step(x, [1, 2])`), or a value built in a function the loop calls, is
-    reported by `strict` alone, though it traces again just the same.
+    Under `jax.checkpoint`, a call made once per run of a function that is
+    itself called once per run (a script's `main()`) traces once either way:
+    the default profile leaves it to `strict`.
 
     A flagged value at a static position of `jax.jit` always raises, so a
     finding is rarely safe; if it is (say, dead code), put `# noqa: JAX106` on
@@ -661,7 +659,7 @@ class UnhashableStatic(ClassRule):
                     f"{what}: it is unhashable, so JAX raises {_UNHASHABLE_ERROR} on this call. Pass {_INSTEAD[kind]} instead.",
                 )
                 continue
-            repeated = runs_repeatedly(model, use.path, use.location)
+            repeated = runs_repeatedly(model, use.path, use.call or use.location)
             yield self.finding(
                 use.path,
                 use.location,
