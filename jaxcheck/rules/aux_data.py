@@ -85,8 +85,9 @@ class _PytreeRule(Rule):
 def _why(kind: str, changed: str) -> str:
     if kind == MUTABLE and not changed:
         return (
-            "JAX keeps the tree's structure in its cache by reference and finds it again with `==`, so a change "
-            "in place after a jit saw the tree (none is known here) would change the cached key with it and give a stale result"
+            "JAX keeps the tree's structure in its cache by reference and finds it again with `==`, so a change in "
+            "place after a jit saw the tree (none is known here) would change the cached key with it and give a "
+            "stale result"
         )
     return _WHY[kind]
 
