@@ -59,10 +59,21 @@ def real_change(model: Model, cls: str, change: Change) -> bool:
     """A mutating call changes something only on a container or an array
     (`self.opt.update(...)` is a method of whatever `opt` is); a change inside a
     method of the class counts when that method can run after the object is
-    in use (see `runs_after_setup`)."""
+    in use (see `runs_after_setup`), and is not one Python calls to look at
+    the object's value (a memo)."""
     if change.method and not model.values.container_kind(cls, change.path):
         return False
+    if change.function.rpartition(".")[2] in _OBSERVERS:
+        return False
     return not change.inside or runs_after_setup(model, cls, change.function)
+
+
+# Methods Python calls to look at an object's value: a write in them is a
+# cache of that value (`self._hash = hash(...)` in `__hash__`), not a change.
+_OBSERVERS = frozenset(
+    {"__hash__", "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__repr__", "__str__", "__format__",
+     "__bool__", "__len__"}
+)
 
 
 def runs_after_setup(model: Model, cls: str, method: str) -> bool:
