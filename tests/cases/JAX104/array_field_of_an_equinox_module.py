@@ -1,9 +1,7 @@
 # An eqx.Module is frozen and value-hashed, but a field holding an array makes it unhashable as a static value.
 import functools
 import jax
-import attr, attrs
 import equinox as eqx
-from flax import struct
 
 class C(eqx.Module):
     n: int

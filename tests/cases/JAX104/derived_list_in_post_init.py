@@ -3,7 +3,7 @@
 # frozen dataclass with derived fields in __post_init__ and a cached_property
 import dataclasses, functools
 from functools import partial
-import jax, jax.numpy as jnp
+import jax
 
 @dataclasses.dataclass(frozen=True)
 class Conv:

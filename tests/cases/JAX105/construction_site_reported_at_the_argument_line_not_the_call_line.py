@@ -1,12 +1,9 @@
 # A bound method given at a multi-line construction site is reported at the argument's line, not the call's.
-import functools
 from dataclasses import dataclass
 from functools import partial
 from typing import Callable
 
 import jax
-import jax.numpy as jnp
-import numpy as np
 
 TRACES = [0]
 

@@ -1,6 +1,6 @@
 # A bound method of an eqx.Module compares by its module's value: equal configs do not retrace.
 # Correct JAX code a review found flagged, checked under jax 0.10.2: right results, no extra traces.
-import equinox as eqx, jax, jax.numpy as jnp
+import equinox as eqx, jax
 from functools import partial
 from typing import Callable
 

@@ -1,18 +1,7 @@
 # A base jaxcheck cannot see may make the class a frozen pytree, so its jitted bound method is not judged.
 import somelib
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
-import jax
-import jax.numpy as jnp
-from flax import nnx, struct
 from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class CustomClass(somelib.Base):

@@ -1,18 +1,7 @@
 # A jitted bound method that is dropped unused is never stale (no JAX201), only made for nothing per call (JAX401).
 # jax 0.10.2: the dropped jitted function is never called, so never stale: warm() gives 6, then 3.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class CustomClass:

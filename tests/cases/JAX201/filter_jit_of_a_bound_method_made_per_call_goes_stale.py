@@ -1,19 +1,8 @@
 # filter_jit hashes the function and equal bound methods find the old cache: made per call, it is stale, not a recompile.
 # equinox 0.13.8: filter_jit hashes the function, and two bound methods of one object are
 # equal: the new filter_jit finds the old cache, 4.0 where 6.0 is right. Not a recompile.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
 import equinox as eqx
-import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Plain:

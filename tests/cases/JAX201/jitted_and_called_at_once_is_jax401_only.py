@@ -1,18 +1,7 @@
 # A bound method jitted and called at once is never stale (no JAX201), only compiled on every call (JAX401).
 # jax 0.10.2: a new jitted function per call is never stale, but compiles every time (JAX401).
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class CustomClass:

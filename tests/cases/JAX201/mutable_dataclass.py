@@ -1,18 +1,8 @@
 # A dataclass that is not frozen can be assigned like any object, so its jitted bound method goes stale.
 # jax 0.10.2: a dataclass that is not frozen is assigned like any object: 6, then 6.
 import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
-import jax
-import jax.numpy as jnp
-from flax import nnx, struct
 from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 @dataclasses.dataclass

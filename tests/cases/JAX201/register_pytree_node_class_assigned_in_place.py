@@ -1,17 +1,7 @@
 # Being a registered pytree does not help: a bound method's `self` is no argument of the jitted function.
 # jax 0.10.2: a bound method's `self` is no argument of the jitted function, pytree or not: 6, then 6.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
 from jax.tree_util import register_pytree_node_class
 
 

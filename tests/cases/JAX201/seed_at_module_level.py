@@ -1,18 +1,7 @@
 # A bound method jitted and kept at module level compiles in `self`'s state: stale once `c.mul` is assigned.
 # jax 0.10.2: f(3) gives 6, then 6 again after `c.mul = False` (3 expected).
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
-import jax
-import jax.numpy as jnp
-from flax import nnx, struct
 from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class CustomClass:

@@ -1,17 +1,7 @@
 # A registered pytree closed over is no argument of the jitted lambda: its assigned state is compiled in and goes stale.
 # jax 0.10.2: `self` is a free variable of the lambda, pytree or not: after set_scale(3.0) it still uses 2.0.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
 from jax.tree_util import register_pytree_node_class
 
 

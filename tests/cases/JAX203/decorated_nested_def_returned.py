@@ -1,18 +1,7 @@
 # A `@jax.jit` nested function returned to the caller keeps its cache, and the `self.scale` compiled in with it.
 # jax 0.10.2: the returned jitted `g` keeps its cache, and `self.scale` with it.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Model:

@@ -1,17 +1,6 @@
 # JAX203 follows only a method's `self`: a lambda over another parameter is left alone (JAX compiles it in just the same).
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Model:

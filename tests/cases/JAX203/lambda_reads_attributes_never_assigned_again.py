@@ -1,18 +1,7 @@
 # A jitted lambda over `self` that reads only attributes set once in __init__ compiles in values that stay right.
 # jax 0.10.2: `self.bias` is set once, in __init__: the compiled-in value stays right.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Model:

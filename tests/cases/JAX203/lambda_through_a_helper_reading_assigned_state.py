@@ -1,18 +1,7 @@
 # A jitted lambda reading `self.scale` through a helper method compiles it in just the same: stale after the setter.
 # jax 0.10.2: `self.helper(x)` is traced with it, and `self.scale` compiled in: stale.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Model:

@@ -1,18 +1,7 @@
 # A nested function closing over `self`, jitted and kept, compiles in `self.scale`: stale after the setter runs.
 # jax 0.10.2: the nested `f` closes over `self`; jit traces only `x`: stale after set_scale.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 class Model:

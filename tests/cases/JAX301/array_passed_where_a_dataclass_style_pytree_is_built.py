@@ -2,27 +2,15 @@
 # jax 0.10.2: `Node(..., mask=np.ones(3))` puts the numpy array in the treedef: a second,
 # equal Node raises `ValueError: ... (Note: arrays cannot be passed as metadata fields!)`.
 import dataclasses
-import functools
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, Sequence
+from typing import Sequence
 
-import equinox as eqx
 import jax
 import jax.numpy as jnp
-import jax.tree_util as jtu
 import numpy as np
-from flax import nnx, struct
 from jax.tree_util import (
-    GetAttrKey,
-    register_dataclass,
-    register_pytree_node,
     register_pytree_node_class,
-    register_pytree_with_keys,
-    register_pytree_with_keys_class,
 )
-from jaxtyping import Array, Float
-from unknown_library import make_meta
 
 
 WEIGHTS = [1.0, 2.0]

@@ -1,7 +1,5 @@
 # `C = register_pytree_node_class(C)` registers the class just as the decorator does.
-import dataclasses
 
-import jax
 import numpy as np
 from jax.tree_util import register_pytree_node_class
 

@@ -3,8 +3,6 @@
 import dataclasses
 
 import jax
-import numpy as np
-from jax.tree_util import register_pytree_node_class
 
 @jax.tree_util.register_dataclass
 @dataclasses.dataclass

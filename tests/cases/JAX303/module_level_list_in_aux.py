@@ -1,28 +1,13 @@
 # Every flatten returns the one module-level list as aux: appending to it changes the cached key, and jit is stale.
 # jax 0.10.2: every flatten returns the one module-level list: after `WEIGHTS.append(10.0)`
 # jit gives 3.0 again where 13.0 is right, traced once.
-import dataclasses
-import functools
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, Sequence
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
-import jax.tree_util as jtu
 import numpy as np
-from flax import nnx, struct
 from jax.tree_util import (
-    GetAttrKey,
-    register_dataclass,
-    register_pytree_node,
     register_pytree_node_class,
-    register_pytree_with_keys,
-    register_pytree_with_keys_class,
 )
-from jaxtyping import Array, Float
-from unknown_library import make_meta
 
 
 WEIGHTS = [1.0, 2.0]

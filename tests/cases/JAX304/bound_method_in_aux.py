@@ -1,28 +1,13 @@
 # A bound method in aux equals itself only for the same object: each new pytree retraces.
 # jax 0.10.2: `self.helper` equals itself only for the same Node: a loop of 4 jitted steps,
 # each returning a new Node, traces 4 times (the same Node passed 4 times: once).
-import dataclasses
-import functools
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, Sequence
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
-import jax.tree_util as jtu
 import numpy as np
-from flax import nnx, struct
 from jax.tree_util import (
-    GetAttrKey,
-    register_dataclass,
-    register_pytree_node,
     register_pytree_node_class,
-    register_pytree_with_keys,
-    register_pytree_with_keys_class,
 )
-from jaxtyping import Array, Float
-from unknown_library import make_meta
 
 
 WEIGHTS = [1.0, 2.0]

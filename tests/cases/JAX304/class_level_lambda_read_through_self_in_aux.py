@@ -1,28 +1,13 @@
 # A class-level lambda read through `self` is a new bound method per instance: each new pytree retraces.
 # jax 0.10.2: `self.act` is a bound method (type `method`): a loop of 4 jitted steps returning
 # new Nodes, 4 traces.
-import dataclasses
-import functools
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, Sequence
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
-import jax.tree_util as jtu
 import numpy as np
-from flax import nnx, struct
 from jax.tree_util import (
-    GetAttrKey,
-    register_dataclass,
-    register_pytree_node,
     register_pytree_node_class,
-    register_pytree_with_keys,
-    register_pytree_with_keys_class,
 )
-from jaxtyping import Array, Float
-from unknown_library import make_meta
 
 
 WEIGHTS = [1.0, 2.0]

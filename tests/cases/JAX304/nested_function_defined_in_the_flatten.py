@@ -1,27 +1,12 @@
 # A function defined in the flatten is new on every flatten: never equal to the cached aux, so jit retraces.
 # jax 0.10.2: `def act` runs on every flatten and makes a new function: the same Node, 4 traces.
-import dataclasses
-import functools
 from dataclasses import dataclass
-from functools import partial
-from typing import Callable, Sequence
 
-import equinox as eqx
-import jax
 import jax.numpy as jnp
-import jax.tree_util as jtu
 import numpy as np
-from flax import nnx, struct
 from jax.tree_util import (
-    GetAttrKey,
-    register_dataclass,
-    register_pytree_node,
     register_pytree_node_class,
-    register_pytree_with_keys,
-    register_pytree_with_keys_class,
 )
-from jaxtyping import Array, Float
-from unknown_library import make_meta
 
 
 WEIGHTS = [1.0, 2.0]

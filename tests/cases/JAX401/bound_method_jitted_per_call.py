@@ -1,18 +1,7 @@
 # `self.apply` is a new bound method on every read, so jitting it in __call__ compiles on every call.
 # jax 0.10.2: `self.apply` is a new bound method on every read: 4 calls of model(x), 4 traces.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # A `@jax.jit` nested function is made anew on every call of its outer function and starts with an empty cache.
 # jax 0.10.2: `def inner` runs on every call of step(), so inner starts with an empty cache: 4 calls, 4 traces.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # `jax.jit(self.apply)` with its result dropped jits nothing that runs: the call is made for nothing on every call.
 # jax 0.10.2: jax.jit returns a new function and leaves `self.apply` as it was: it runs un-jitted.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # Only the jit made per call is flagged: a function given to tree_map is called eagerly, not compiled.
 # jax 0.10.2: tree_map calls `_scale` eagerly on every call of `step`: it is not traced code.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def _scale(leaf):

@@ -1,18 +1,7 @@
 # A function jitted once before a loop and called in it compiles once.
 # jax 0.10.2: one jitted function, called 4 times with same-shaped inputs: 1 trace.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # A lambda jitted once at import is made once, however often it is called.
 # jax 0.10.2: made once, at import, and called as often as needed: 1 trace.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

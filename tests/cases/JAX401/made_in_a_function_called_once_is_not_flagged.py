@@ -1,18 +1,8 @@
 # A jit made in a function that runs once compiles once: jitting it elsewhere would compile just as much.
 # jax 0.10.2: one call, one compile: jitting once elsewhere would compile just as much.
-import dataclasses
 import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v):

@@ -1,18 +1,7 @@
 # jit finds its cache again for the same module-level function, so jitting it per call does not recompile.
 # jax 0.10.2: jit finds its cache again for the same module-level `body`: 4 calls, 1 trace.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # A module-level loop that jits `m.apply` jits a new bound method, and compiles, on every turn.
 # jax 0.10.2: `m.apply` is a new bound method on every turn, and jit traces it again: 4 turns, 4 traces.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # A nested jitted function called several times in one call of its maker reuses its cache, and nothing calls the maker again.
 # jax 0.10.2: inner compiles once per call of step(), and its second call hits that cache.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):

@@ -1,18 +1,7 @@
 # A function jitted once in __init__ and stored on `self` is reused by every call of the object.
 # jax 0.10.2: jitted once per object; every call of model(x) reuses its cache.
-import dataclasses
-import functools
-from functools import partial
-from typing import NamedTuple
 
-import equinox as eqx
 import jax
-import jax.numpy as jnp
-from flax import nnx, struct
-from jax import jit
-from jax import jit as J
-from jax.experimental.pjit import pjit
-from jax.tree_util import register_pytree_node_class
 
 
 def body(v, n=1):
