@@ -1,6 +1,5 @@
 # State assigned before the bound method is first traced is the state compiled in: nothing goes stale.
 # jax 0.10.2: `mul` is False when f is first traced: f(3) is 3, as expected.
-
 from jax import jit
 
 

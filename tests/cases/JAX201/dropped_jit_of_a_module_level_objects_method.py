@@ -1,6 +1,5 @@
 # A jitted bound method that is dropped unused is never stale (no JAX201), only made for nothing per call (JAX401).
 # jax 0.10.2: the dropped jitted function is never called, so never stale: warm() gives 6, then 3.
-
 import jax
 
 

@@ -1,7 +1,6 @@
 # filter_jit hashes the function and equal bound methods find the old cache: made per call, it is stale, not a recompile.
 # equinox 0.13.8: filter_jit hashes the function, and two bound methods of one object are
 # equal: the new filter_jit finds the old cache, 4.0 where 6.0 is right. Not a recompile.
-
 import equinox as eqx
 
 

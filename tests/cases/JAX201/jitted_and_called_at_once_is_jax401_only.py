@@ -1,6 +1,5 @@
 # A bound method jitted and called at once is never stale (no JAX201), only compiled on every call (JAX401).
 # jax 0.10.2: a new jitted function per call is never stale, but compiles every time (JAX401).
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # Being a registered pytree does not help: a bound method's `self` is no argument of the jitted function.
 # jax 0.10.2: a bound method's `self` is no argument of the jitted function, pytree or not: 6, then 6.
-
 import jax
 from jax.tree_util import register_pytree_node_class
 

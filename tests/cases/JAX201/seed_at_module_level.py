@@ -1,6 +1,5 @@
 # A bound method jitted and kept at module level compiles in `self`'s state: stale once `c.mul` is assigned.
 # jax 0.10.2: f(3) gives 6, then 6 again after `c.mul = False` (3 expected).
-
 from jax import jit
 
 

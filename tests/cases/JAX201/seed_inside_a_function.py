@@ -1,6 +1,5 @@
 # The seed's jitted bound method held in a local of a function goes stale the same way.
 # jax 0.10.2: f(3) gives 6, then 6 again after `c.mul = False`, the jitted bound method being a local of main().
-
 from jax import jit
 
 

@@ -1,6 +1,5 @@
 # A registered pytree closed over is no argument of the jitted lambda: its assigned state is compiled in and goes stale.
 # jax 0.10.2: `self` is a free variable of the lambda, pytree or not: after set_scale(3.0) it still uses 2.0.
-
 import jax
 from jax.tree_util import register_pytree_node_class
 
@@ -18,9 +17,6 @@ class Model:
         self.scale = scale
         self.bias = 1.0
         self._f = None
-
-    def helper(self, x):
-        return x * self.scale
 
     def build(self, other):
         self._f = jax.jit(lambda x: x * self.scale)  # expect: JAX203

@@ -1,6 +1,5 @@
 # A `@jax.jit` nested function returned to the caller keeps its cache, and the `self.scale` compiled in with it.
 # jax 0.10.2: the returned jitted `g` keeps its cache, and `self.scale` with it.
-
 import jax
 
 
@@ -10,16 +9,12 @@ class Model:
         self.bias = 1.0
         self._f = None
 
-    def helper(self, x):
-        return x * self.scale
-
     def build(self, other):
         @jax.jit  # expect: JAX203
         def g(x):
             return x * self.scale
 
         return g
-
 
     def set_scale(self, scale):
         self.scale = scale

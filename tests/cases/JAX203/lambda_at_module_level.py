@@ -1,5 +1,4 @@
 # JAX203 covers closures over `self`: a module-level lambda over an object is left alone (JAX compiles it in just the same).
-
 import jax
 
 
@@ -8,9 +7,6 @@ class Model:
         self.scale = scale
         self.bias = 1.0
         self._f = None
-
-    def helper(self, x):
-        return x * self.scale
 
     def build(self, other):
         pass

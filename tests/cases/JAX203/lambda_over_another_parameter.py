@@ -1,5 +1,4 @@
 # JAX203 follows only a method's `self`: a lambda over another parameter is left alone (JAX compiles it in just the same).
-
 import jax
 
 
@@ -8,9 +7,6 @@ class Model:
         self.scale = scale
         self.bias = 1.0
         self._f = None
-
-    def helper(self, x):
-        return x * self.scale
 
     def build(self, other):
         self._f = jax.jit(lambda x: x * other.scale)

@@ -1,6 +1,5 @@
 # A jitted lambda over `self` kept on `self` compiles in `self.scale`: stale after the setter runs.
 # jax 0.10.2: the lambda compiles in scale=2.0; after set_scale(3.0) it still multiplies by 2.0.
-
 import jax
 
 
@@ -9,9 +8,6 @@ class Model:
         self.scale = scale
         self.bias = 1.0
         self._f = None
-
-    def helper(self, x):
-        return x * self.scale
 
     def build(self, other):
         self._f = jax.jit(lambda x: x * self.scale)  # expect: JAX203

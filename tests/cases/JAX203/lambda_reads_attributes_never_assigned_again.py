@@ -1,6 +1,5 @@
 # A jitted lambda over `self` that reads only attributes set once in __init__ compiles in values that stay right.
 # jax 0.10.2: `self.bias` is set once, in __init__: the compiled-in value stays right.
-
 import jax
 
 
@@ -9,9 +8,6 @@ class Model:
         self.scale = scale
         self.bias = 1.0
         self._f = None
-
-    def helper(self, x):
-        return x * self.scale
 
     def build(self, other):
         self._f = jax.jit(lambda x: x + self.bias)

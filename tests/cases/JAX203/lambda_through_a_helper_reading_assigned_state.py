@@ -1,6 +1,5 @@
 # A jitted lambda reading `self.scale` through a helper method compiles it in just the same: stale after the setter.
 # jax 0.10.2: `self.helper(x)` is traced with it, and `self.scale` compiled in: stale.
-
 import jax
 
 

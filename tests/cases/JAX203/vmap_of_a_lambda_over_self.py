@@ -21,9 +21,6 @@ class Model:
         self.bias = 1.0
         self._f = None
 
-    def helper(self, x):
-        return x * self.scale
-
     def build(self, other):
         self._f = jax.vmap(lambda x: x * self.scale)
 

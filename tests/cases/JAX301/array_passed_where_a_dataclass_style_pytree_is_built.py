@@ -2,32 +2,12 @@
 # jax 0.10.2: `Node(..., mask=np.ones(3))` puts the numpy array in the treedef: a second,
 # equal Node raises `ValueError: ... (Note: arrays cannot be passed as metadata fields!)`.
 import dataclasses
-from dataclasses import dataclass
 from typing import Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
+from jax.tree_util import register_pytree_node_class
 
 
 @register_pytree_node_class
@@ -36,14 +16,6 @@ class Node:
     x: jax.Array
     n: int
     mask: Sequence[float]
-
-
-    def helper(self, v):
-        return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return (self.x,), (self.n, self.mask)  # expect: JAX301

@@ -1,29 +1,7 @@
 # tree_flatten returns what a module-level helper given `self` returns: the array aux is found there.
 # jax 0.10.2: the mask is in the treedef (ValueError on a second Node).
-from dataclasses import dataclass
-
-import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
+from jax.tree_util import register_pytree_node_class
 
 
 @register_pytree_node_class
@@ -36,13 +14,8 @@ class Node:
         self.options = dict(options)
         self.marker = object()
 
-
     def helper(self, v):
         return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return _flat(self)

@@ -1,5 +1,4 @@
 # `C = register_pytree_node_class(C)` registers the class just as the decorator does.
-
 import numpy as np
 from jax.tree_util import register_pytree_node_class
 

@@ -1,7 +1,6 @@
 # `nnx.static` makes a value pytree metadata; an array there makes flax raise.
 # flax 0.12.8: `nnx.static` makes `m` pytree metadata; given an array, `Model(...)` raises
 # `ValueError: Found data in value of type '<class 'numpy.ndarray'>' annotated with nnx.static(...)`.
-
 import jax.numpy as jnp
 import numpy as np
 from flax import nnx

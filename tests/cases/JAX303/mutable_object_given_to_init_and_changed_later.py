@@ -1,6 +1,5 @@
 # aux holds the object given to __init__; changed in place later, the cached key changes with it: stale.
 # jax 0.10.2: aux holds the same Config object; changed in place, the cached key changes with it: stale.
-
 from jax.tree_util import register_pytree_node_class
 
 class Config:

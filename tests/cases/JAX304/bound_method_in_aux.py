@@ -1,30 +1,8 @@
 # A bound method in aux equals itself only for the same object: each new pytree retraces.
 # jax 0.10.2: `self.helper` equals itself only for the same Node: a loop of 4 jitted steps,
 # each returning a new Node, traces 4 times (the same Node passed 4 times: once).
-from dataclasses import dataclass
-
-import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
+from jax.tree_util import register_pytree_node_class
 
 
 @register_pytree_node_class
@@ -37,13 +15,8 @@ class Node:
         self.options = dict(options)
         self.marker = object()
 
-
     def helper(self, v):
         return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return (self.x,), self.helper  # expect: JAX304

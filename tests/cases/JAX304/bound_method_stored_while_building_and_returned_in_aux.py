@@ -1,6 +1,5 @@
 # unflatten runs __init__ again, so a bound method stored there is new for each object: jit retraces.
 # jax 0.10.2: unflatten runs __init__ again, so each new object holds a new bound method: 4 traces of 4.
-
 from jax.tree_util import register_pytree_node_class
 
 @register_pytree_node_class

@@ -1,30 +1,8 @@
 # A class-level lambda read through `self` is a new bound method per instance: each new pytree retraces.
 # jax 0.10.2: `self.act` is a bound method (type `method`): a loop of 4 jitted steps returning
 # new Nodes, 4 traces.
-from dataclasses import dataclass
-
-import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
+from jax.tree_util import register_pytree_node_class
 
 
 @register_pytree_node_class
@@ -38,14 +16,6 @@ class Node:
         self.xs = list(xs)
         self.options = dict(options)
         self.marker = object()
-
-
-    def helper(self, v):
-        return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return (self.x,), (self.n, self.act)  # expect: JAX304

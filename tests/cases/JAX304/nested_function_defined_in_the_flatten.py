@@ -1,29 +1,7 @@
 # A function defined in the flatten is new on every flatten: never equal to the cached aux, so jit retraces.
 # jax 0.10.2: `def act` runs on every flatten and makes a new function: the same Node, 4 traces.
-from dataclasses import dataclass
-
-import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
+from jax.tree_util import register_pytree_node_class
 
 
 @register_pytree_node_class
@@ -35,14 +13,6 @@ class Node:
         self.xs = list(xs)
         self.options = dict(options)
         self.marker = object()
-
-
-    def helper(self, v):
-        return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         def act(v):

@@ -1,30 +1,14 @@
 # A partial made per instance and returned as aux is unequal across instances: each new pytree retraces.
 # jax 0.10.2: each Node's own partial: a loop of 4 jitted steps returning new Nodes, 4 traces.
-from dataclasses import dataclass
 from functools import partial
 
 import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
-
-
-WEIGHTS = [1.0, 2.0]
+from jax.tree_util import register_pytree_node_class
 
 
 def relu(v):
     return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
 
 
 @register_pytree_node_class
@@ -37,14 +21,6 @@ class Node:
         self.options = dict(options)
         self.marker = object()
         self.act = partial(relu)
-
-
-    def helper(self, v):
-        return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return (self.x,), (self.n, self.act)  # expect: JAX304

@@ -1,29 +1,7 @@
 # Nothing is known of what the aux helper returns: jaxcheck does not guess.
-from dataclasses import dataclass
-
-import jax.numpy as jnp
 import numpy as np
-from jax.tree_util import (
-    register_pytree_node_class,
-)
+from jax.tree_util import register_pytree_node_class
 from unknown_library import make_meta
-
-
-WEIGHTS = [1.0, 2.0]
-
-
-def relu(v):
-    return jnp.maximum(v, 0.0)
-
-
-class Meta:
-    def __init__(self, n):
-        self.n = n
-
-
-@dataclass(frozen=True)
-class FrozenMeta:
-    n: int
 
 
 @register_pytree_node_class
@@ -36,13 +14,8 @@ class Node:
         self.options = dict(options)
         self.marker = object()
 
-
     def helper(self, v):
         return v * self.n
-
-    @property
-    def size(self):
-        return self.n
 
     def tree_flatten(self):
         return (self.x,), make_meta(self.n)

@@ -1,6 +1,5 @@
 # `self.apply` is a new bound method on every read, so jitting it in __call__ compiles on every call.
 # jax 0.10.2: `self.apply` is a new bound method on every read: 4 calls of model(x), 4 traces.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A `@jax.jit` nested function is made anew on every call of its outer function and starts with an empty cache.
 # jax 0.10.2: `def inner` runs on every call of step(), so inner starts with an empty cache: 4 calls, 4 traces.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # `jax.jit(self.apply)` with its result dropped jits nothing that runs: the call is made for nothing on every call.
 # jax 0.10.2: jax.jit returns a new function and leaves `self.apply` as it was: it runs un-jitted.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A function jitted once before a loop and called in it compiles once.
 # jax 0.10.2: one jitted function, called 4 times with same-shaped inputs: 1 trace.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A lambda jitted once at import is made once, however often it is called.
 # jax 0.10.2: made once, at import, and called as often as needed: 1 trace.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A jitted lambda held in a local for one call still compiles on every call of the function that makes it.
 # jax 0.10.2: held in a local for one call, the new jitted lambda still compiles on every call of step().
-
 import jax
 
 

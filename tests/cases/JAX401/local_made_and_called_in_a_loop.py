@@ -1,6 +1,5 @@
 # A jitted lambda made and called inside a loop compiles on every turn.
 # jax 0.10.2: a new lambda per loop turn: 4 turns with same-shaped inputs, 4 traces.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A jitted lambda made inside a comprehension compiles once per element.
 # jax 0.10.2: a new lambda per element: 4 elements, 4 traces.
-
 import jax
 
 

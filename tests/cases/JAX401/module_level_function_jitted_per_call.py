@@ -1,6 +1,5 @@
 # jit finds its cache again for the same module-level function, so jitting it per call does not recompile.
 # jax 0.10.2: jit finds its cache again for the same module-level `body`: 4 calls, 1 trace.
-
 import jax
 
 

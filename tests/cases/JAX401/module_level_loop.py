@@ -1,6 +1,5 @@
 # A module-level loop that jits a new lambda on every turn compiles on every turn.
 # jax 0.10.2: the loop body makes a new lambda on every turn: 4 turns, 4 traces.
-
 import jax
 
 

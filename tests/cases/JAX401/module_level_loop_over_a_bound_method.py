@@ -1,6 +1,5 @@
 # A module-level loop that jits `m.apply` jits a new bound method, and compiles, on every turn.
 # jax 0.10.2: `m.apply` is a new bound method on every turn, and jit traces it again: 4 turns, 4 traces.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A nested jitted function called several times in one call of its maker reuses its cache, and nothing calls the maker again.
 # jax 0.10.2: inner compiles once per call of step(), and its second call hits that cache.
-
 import jax
 
 

@@ -1,5 +1,4 @@
 # Tests may jit per call; a name that merely starts with "test" is no test, and a helper nested in a test runs with it.
-
 import jax
 
 

@@ -1,6 +1,5 @@
 # A function jitted once in __init__ and stored on `self` is reused by every call of the object.
 # jax 0.10.2: jitted once per object; every call of model(x) reuses its cache.
-
 import jax
 
 
