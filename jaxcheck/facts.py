@@ -184,6 +184,9 @@ class FunctionFacts:
     class_qualname: str = ""  # set for methods defined directly in a class body
     locals: tuple[LocalUse, ...] = ()
     free_reads: tuple[Ref, ...] = ()  # for a nested function: what it reads of enclosing parameters
+    # The module-level names (of any module) and enclosing functions' locals its
+    # body reads, with the attributes read off them: what a trace bakes in.
+    outer_reads: tuple[Ref, ...] = ()
     loop_depth: int = 0  # how many loops of the enclosing function its `def` is in
 
     def parameter_use(self, name: str) -> ParameterUse | None:
@@ -225,6 +228,7 @@ class Binding:
     ref: Ref  # the bound name
     value: Value
     location: Location
+    function: str = ""  # qualname of the function it is in ("" at module or class level): `global` names too
 
 
 @dataclass(frozen=True)

@@ -217,7 +217,6 @@ def test_unknown_base(imports, bases):
     "imports, decorator, bases",
     [
         pytest.param("from flax import nnx", "@nnx.jit", "(nnx.Module)", id="nnx.jit-on-nnx.Module"),
-        pytest.param("from flax import nnx", "@nnx.jit", "", id="nnx.jit-on-plain-class"),
         pytest.param("import equinox as eqx", "@eqx.filter_jit", "", id="eqx.filter_jit-on-plain-class"),
         pytest.param("import equinox as eqx", "@eqx.filter_jit", "(eqx.Module)", id="eqx.filter_jit-on-eqx.Module"),
     ],

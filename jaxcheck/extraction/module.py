@@ -40,6 +40,9 @@ _CLASS_VARIABLE = f.Ref("typing.ClassVar")  # an annotation that declares no ins
 _STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
+_CONTAINERS = (cst.Tuple, cst.List, cst.Set, cst.Dict)
+# Transforms that wrap a function before it is jitted, by their last name.
+_WRAPPER_NAMES = frozenset({"vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "filter_vmap", "filter_grad"})
 
 
 def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
@@ -67,6 +70,7 @@ class _Extractor:
         self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
         self.closure_reads: dict[f.Location, set[f.Ref]] = {}  # lambda -> enclosing parameters' attributes it reads
         self.free_reads: dict[str, set[f.Ref]] = {}  # nested function -> the same
+        self.outer_reads: dict[str, set[f.Ref]] = {}  # function -> module-level names and enclosing locals read
         self.discarded: list[f.Location] = []
         self.looped: list[f.Location] = []
         self.loop_calls: set[tuple[str, f.Ref]] = set()
@@ -206,10 +210,18 @@ class _Extractor:
             known = self.tracked.get((scope.qualname, target.value)) if scope.kind == FUNCTION else None
             if known is not None:
                 known.escapes = True  # bound again: which value a use sees is not followed
-            self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location))
+            self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, self._function_of(scope)))
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for element in target.elements:
-                self.bind_target(element.value, None, scope)
+            # `self.a, self.b = x, y` gives each target its own value.
+            paired = (
+                value is not None
+                and value.kind in (f.TUPLE, f.LIST)
+                and len(value.args) == len(target.elements)
+                and not any(isinstance(element, cst.StarredElement) for element in target.elements)
+                and not any(element.literal == "*" for element in value.args)
+            )
+            for number, element in enumerate(target.elements):
+                self.bind_target(element.value, value.args[number] if paired else None, scope)
         elif isinstance(target, cst.StarredElement):
             self.bind_target(target.value, None, scope)
         elif isinstance(target, cst.Attribute):
@@ -285,6 +297,7 @@ class _Extractor:
             class_qualname=function.class_qualname,
             locals=locals_,
             free_reads=tuple(sorted(self.free_reads.get(function.qualname, ()))),
+            outer_reads=tuple(sorted(self.outer_reads.get(function.qualname, ()))),
             loop_depth=function.loop_depth,
         )
 
@@ -385,6 +398,10 @@ class _Extractor:
         if name in shadowed or name in _CONSTANTS:
             return
         ref = scope.resolve(name)
+        reader = self._function_of(scope)
+        if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope)):
+            chain = dotted_name(parent).split(".")[1:] if isinstance(parent, cst.Attribute) else ()
+            self.outer_reads.setdefault(reader, set()).add(ref.attribute(*chain) if chain else ref)
         if ref.is_local:
             function, local = ref.function, ref.name
         else:
@@ -419,6 +436,13 @@ class _Extractor:
             passed_to.add(scope.resolve_dotted(callee) if callee is not None else None)
         elif not opaque:
             opaque.append(True)
+
+    def _own_global(self, ref: f.Ref, name: str, scope: Scope) -> bool:
+        """A module-level name of this project (its top package), not a `def` or `class`:
+        a value a trace may read. Libraries' names (`jnp`, `jax.lax`) are not followed."""
+        if ref.name.partition(".")[0] != self.module_name.partition(".")[0]:
+            return False
+        return not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
 
     def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: _Context) -> None:
         """Record `param.attr` read from inside lambdas or nested functions of the parameter's function."""
@@ -513,7 +537,11 @@ class _Extractor:
         if isinstance(node.func, cst.Call):
             return 2
         callee = dotted_name(node.func)
-        return _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
+        kept = _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
+        # The elements of a tuple (or a `**{...}`) passed are what a static argument hashes.
+        if any(isinstance(arg.value, _CONTAINERS) or _is_container_call(arg.value) or _is_wrapper_call(arg.value) for arg in node.args):
+            return max(kept, 2)
+        return kept
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -668,6 +696,23 @@ class _Tracked:
         self.calls: list[int] = []
         self.escapes = False
         self.passed = False
+
+
+def _is_container_call(node: cst.BaseExpression) -> bool:
+    """`frozenset((a, b))`, `tuple([a, b])`, `dict(cfg=cfg)`: a container built from the values written."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value in ("frozenset", "tuple", "dict")
+    )
+
+
+def _is_wrapper_call(node: cst.BaseExpression) -> bool:
+    """`jax.vmap(fn)`, `jax.grad(fn)`: a function wrapped before it is jitted (`jax.jit(jax.vmap(fn))`)."""
+    if not isinstance(node, cst.Call):
+        return False
+    callee = dotted_name(node.func)
+    return callee is not None and callee.rpartition(".")[2] in _WRAPPER_NAMES
 
 
 def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:

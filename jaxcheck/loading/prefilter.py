@@ -3,8 +3,9 @@
 Every static use of the JAX1xx rules is a static parameter written out
 (`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`) or an
 equinox `filter_jit`/`filter_pmap`, and the JAX2xx and JAX401 rules look at
-where `jit`, `pjit` and `pmap` are applied, and the JAX3xx rules at pytree
-registrations and static fields, so a file with none of that text holds no
+where `jit`, `pjit` and `pmap` are applied (JAX204 where a module-level
+value is changed too), and the JAX3xx rules at pytree registrations and
+static fields, so a file with none of that text holds no
 finding of its own module; its findings, if any, are about classes
 it defines. Parsing is the dominant cost, and most files fail these tests.
 """
@@ -13,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap")
+# `nnx.jit` keys its cache on the plain attributes of every `nnx.Module` it is given.
+TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap", "nnx.jit")
 # A transform named, then what follows it in the shapes the JAX2xx rules and
 # JAX401 look at: applied to a lambda, a partial or `obj.attr`; made and
 # called at once; passed on (`partial(jax.jit, ...)`); imported under another
@@ -29,6 +31,15 @@ _AFTER = re.compile(
     r"|\s+as\s+\w"
 )
 _AFTER_INDENTED = re.compile(r"\s*\(\s*\w+\s*[,)]")
+# A module-level value changed: what JAX204 needs besides a transform (a jitted
+# function bakes in the globals it reads). `global` in a function, or an item
+# written or a mutating method called on a name at the start of a line.
+_GLOBAL_CHANGE = re.compile(
+    r"^[ \t]*global[ \t]"
+    r"|^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\[[^\n]*\][ \t]*[-+*/|&]?="
+    r"|^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\.(?:append|extend|insert|update|setdefault|pop|clear|add|remove|discard)\(",
+    re.MULTILINE,
+)
 _PYTREE = re.compile(
     r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
 )
@@ -44,6 +55,7 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
         or any(keyword in text for keyword in keywords)
         or _applies_a_transform(text)
         or _PYTREE.search(text) is not None
+        or (_TRANSFORM.search(text) is not None and _GLOBAL_CHANGE.search(text) is not None)
     )
 
 

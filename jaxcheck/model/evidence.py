@@ -192,9 +192,10 @@ def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f
         value = use.value
         if value.kind == f.CALL and symbols.constructed_class(value) == cls:
             found.append((use.path, use.enclosing, value))
-        elif value.kind == f.NAME and value.ref is not None and not value.ref.attributes:
-            # A local of the function that uses it, or a name of the module the use is in.
-            ref = symbols.canonical(value.ref)
+        elif value.kind == f.NAME and value.ref is not None and (owner := value.ref.parent if use.method else value.ref) is not None and not owner.attributes:
+            # A local of the function that uses it, or a name of the module the use is in
+            # (for a bound method, its object's name).
+            ref = symbols.canonical(owner)
             function = use.enclosing if ref.is_local else ""
             if ref.is_local or symbols.modules[use.path].module == ref.name.rpartition(".")[0]:
                 found += [

@@ -32,6 +32,9 @@ class Transform:
     # retraces for every fresh one and goes stale after an in-place change.
     raises_on_unhashable: bool = True
     traces_self: bool = False  # `self` of a method it decorates is traced: a plain class raises (JAX202)
+    # It splits a graph node (an `nnx.Module`) given as any argument and keys its
+    # cache on the node's plain attributes, which are static (flax's graph def).
+    keys_node_attributes: bool = False
 
 
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames", traces_self=True)
@@ -52,7 +55,7 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.remat": _CHECKPOINT,
     "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
     "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
-    "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames"),
+    "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames", traces_self=True, keys_node_attributes=True),
     "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
     "flax.nnx.remat": Transform(
         "nnx.remat", "static_argnums", hashes_once=True, compiles=False, raises_on_unhashable=False
@@ -63,6 +66,13 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 PARTIAL = "functools.partial"
+# Transforms that wrap a function without caching of their own: `jax.jit(jax.vmap(fn))` compiles `fn`.
+WRAPPERS = frozenset(
+    {
+        *(f"jax.{name}" for name in ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian")),
+        "equinox.filter_vmap", "equinox.filter_grad", "flax.nnx.vmap", "flax.nnx.grad",
+    }
+)
 
 # Transforms of jax, flax and equinox that trace the functions they are given:
 # code handed to them runs once per compilation, not once per call.
@@ -89,6 +99,15 @@ _ARRAY_CONSTRUCTORS = frozenset(
     {
         "array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "identity",
         "zeros_like", "ones_like", "full_like", "empty_like",
+    }
+)
+# `jax.numpy` functions whose result is not an array (NumPy's scalar types, `np.int32(3)`, are hashable).
+_JAX_NUMPY_NOT_ARRAYS = frozenset(
+    {
+        "dtype", "finfo", "iinfo", "issubdtype", "isdtype", "result_type", "promote_types", "can_cast", "shape",
+        "ndim", "size", "isscalar", "iscomplexobj", "isrealobj", "iterable", "vectorize", "frompyfunc",
+        "printoptions", "set_printoptions", "get_printoptions", "broadcast_shapes", "einsum_path", "save", "savez",
+        "ufunc", "errstate",
     }
 )
 _JAX_RANDOM = "jax.random."  # always arrays; numpy.random returns Python scalars without a size
@@ -134,10 +153,14 @@ MUTATORS = frozenset(
 
 
 def is_array_constructor(ref: str) -> bool:
-    """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin."""
+    """`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and their kin:
+    every `jax.numpy` function returns a jax array (`jnp.int32(3)` too) but the
+    few that answer questions about dtypes and shapes."""
     if ref.startswith(_JAX_RANDOM):
         return True
     module, _, name = ref.rpartition(".")
+    if module == "jax.numpy" or module.startswith(("jax.numpy.linalg", "jax.numpy.fft")):
+        return name not in _JAX_NUMPY_NOT_ARRAYS and not name.startswith("_")
     return name in _ARRAY_CONSTRUCTORS and (module + ".").startswith(_ARRAY_MODULES)
 
 
@@ -205,6 +228,7 @@ CALL_REGISTRATIONS = {
 }
 REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
 NNX_STATIC = "flax.nnx.static"
+GRAPH_NODES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Object", "flax.nnx.Pytree"})
 TREE_STATIC = frozenset({"jax.tree.static", "jax._src.tree.static"})
 JAX_DATACLASSES_STATIC = "jax_dataclasses.Static"
 # Field specifiers: what they hold is their `default`, or what `default_factory` makes.

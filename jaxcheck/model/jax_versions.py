@@ -72,6 +72,11 @@ FACTS: tuple[Fact, ...] = (
         checked=("0.10.2", "0.11.0", "0.11.2", "0.12.0", "0.12.0.1"),
     ),
     Fact(
+        "baked-global",
+        "a module-level or closed-over value a jitted function reads is compiled in as a constant when traced",
+        checked=SUITE_RELEASES,
+    ),
+    Fact(
         "self-not-static",
         "`@jax.jit` on a method of a class that is not a pytree raises `TypeError` when called",
         checked=SUITE_RELEASES,

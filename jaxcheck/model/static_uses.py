@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Callable
 
 from jaxcheck import facts as f
-from jaxcheck.model.jax_api import TRANSFORMS
+from jaxcheck.model.jax_api import GRAPH_NODES, TRANSFORMS
 from jaxcheck.model.state import Reads, State
 from jaxcheck.model.symbols import Symbols
 from jaxcheck.model.transforms import StaticSpec, application
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
+_IMMUTABLE_COPIES = frozenset({"builtins.frozenset", "builtins.tuple"})
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,9 @@ class StaticUse:
     holder: str = ""  # for FIELD: that object's class
     enclosing: str = ""  # the function the call site is in ("" at module level)
     call: f.Location | None = None  # at a call site, where the call is (a loop repeats the call)
+    method: str = ""  # a bound method passed as the value: its name (the class is its owner's)
+    element: bool = False  # an element of a static tuple or frozenset: its type is not part of the key
+    leaf_of: str = ""  # a static leaf of a pytree or graph node passed (the class holding it), under filter_jit or nnx.jit
 
     @property
     def reads_state(self) -> bool:
@@ -61,10 +66,17 @@ class _Target:
     argnames: tuple[str, ...]
 
 
-def find_static_uses(symbols: Symbols, state: State, table: dict | None = None) -> tuple[StaticUse, ...]:
+# The static leaves of an object a framework splits: (field, the class of a
+# plain object it holds, or the owner of a bound method, with the method).
+Leaves = Callable[[str], list[tuple[object, str, str]]]
+
+
+def find_static_uses(symbols: Symbols, state: State, table: dict | None = None, leaves: Leaves | None = None) -> tuple[StaticUse, ...]:
     """Every static use in the project: declared at the definitions, and at call sites.
 
-    `table` is the transforms known (the built-in ones and the configured ones).
+    `table` is the transforms known (the built-in ones and the configured ones);
+    `leaves` gives the static leaves of a pytree or graph node that equinox's
+    filter transforms and `nnx.jit` split.
     """
     table = TRANSFORMS if table is None else table
     uses: list[StaticUse] = []
@@ -102,7 +114,7 @@ def find_static_uses(symbols: Symbols, state: State, table: dict | None = None) 
     for module in symbols.modules.values():
         for enclosing, call in module.calls:
             for target, shift in _callees(symbols, module.path, call, direct, bound, methods, immediate):
-                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift))
+                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift, leaves))
     return tuple(uses)
 
 
@@ -174,46 +186,142 @@ def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods,
                     yield target, 1
 
 
-def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value]]:
-    """The arguments a call passes at the target's static positions, by parameter name."""
+def _arguments(symbols: Symbols, call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value, bool]]:
+    """The arguments a call passes, by parameter name, with whether each is at
+    a static position: those that are, and under a transform that splits
+    graph nodes (`nnx.jit`), every other one too. `**{...}` and `**dict(...)`
+    give their keys."""
     function = target.function
+    transform = target.spec.transform
     positional = function.positional
     count = len(call.args) + shift
-    found: list[tuple[str, f.Value]] = []
+    found: list[tuple[str, f.Value, bool]] = []
     for position, value in enumerate(call.args, start=shift):
         if value.kind == f.OTHER and value.literal == "*":
             break
-        if target.spec.transform.all_static or position in target.argnums or position - count in target.argnums:
-            found.append((positional[position] if position < len(positional) else f"argument {position}", value))
-    for key, value in call.keywords:
-        if key != "**" and (target.spec.transform.all_static or key in target.argnames):
-            found.append((key, value))
+        static = transform.all_static or position in target.argnums or position - count in target.argnums
+        if static or transform.keys_node_attributes:
+            found.append((positional[position] if position < len(positional) else f"argument {position}", value, static))
+    for key, value in _keywords(symbols, call):
+        static = transform.all_static or key in target.argnames
+        if static or transform.keys_node_attributes:
+            found.append((key, value, static))
     return found
 
 
-def _call_site_uses(symbols: Symbols, state: State, path: str, enclosing: str, call: f.Value, target: _Target, shift: int):
+def _keywords(symbols: Symbols, call: f.Value) -> list[tuple[str, f.Value]]:
+    """A call's keyword arguments, with those `**{"cfg": cfg}` and `**dict(cfg=cfg)` spell out."""
+    found = []
+    for key, value in call.keywords:
+        if key != "**":
+            found.append((key, value))
+        elif value.kind == f.DICT:
+            found.extend(value.keywords)
+        elif value.kind == f.CALL and value.dotted == "builtins.dict" and not value.args:
+            found.extend(item for item in value.keywords if item[0] != "**")
+    return found
+
+
+def _call_site_uses(
+    symbols: Symbols, state: State, path: str, enclosing: str, call: f.Value, target: _Target, shift: int, leaves: Leaves | None
+):
     function = target.function
-    all_static = target.spec.transform.all_static
-    for name, value in _arguments(call, target, shift):
-        if all_static and value.kind == f.OTHER:
-            continue
+    transform = target.spec.transform
+    all_static = transform.all_static
+    for name, argument, static in _arguments(symbols, call, target, shift):
         known = any(p.name == name for p in function.parameters)
-        common = dict(
-            path=path, location=value.location, function=function.qualname, parameter=name,
-            spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value, call=call.location,
-        )
-        unhashable = symbols.unhashable_kind(value) if not all_static else ""
-        if unhashable:
-            reads = state.parameter_reads(function, name) if known else Reads(opaque=True)
-            yield StaticUse(unhashable=unhashable, reads=reads, **common)
-            continue
-        cls = symbols.constructed_class(value)
-        classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
-        for cls in classes:
-            # equinox's filter_jit splits a pytree (eqx.Module, flax.struct, a
-            # NamedTuple, a registered class) into leaves, and a list or dict
-            # too: only an object of a plain class is a static leaf.
-            if all_static and symbols.is_pytree(cls):
+        for value, element in _leaves(symbols, argument, all_static) if static else [(argument, False)]:
+            if all_static and value.kind == f.OTHER:
                 continue
-            reads = state.parameter_reads(function, name, cls) if known else Reads(opaque=True)
-            yield StaticUse(class_qualname=cls, reads=reads, **common)
+            common = dict(
+                path=path, location=value.location, function=function.qualname, parameter=name,
+                spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value, call=call.location, element=element,
+            )
+            if not static or all_static:
+                split = _split_classes(symbols, value, transform)
+                if split:
+                    for cls in split:
+                        yield from _leaf_uses(symbols, state, cls, leaves, common)
+                    continue
+                if not static:
+                    continue
+            whole = known and not element
+            unhashable = symbols.unhashable_kind(value) if not all_static else ""
+            if unhashable:
+                reads = state.parameter_reads(function, name) if whole else Reads(opaque=True)
+                yield StaticUse(unhashable=unhashable, reads=reads, **common)
+                continue
+            owner = bound_method(symbols, value)
+            if owner is not None:
+                cls, method = owner
+                yield StaticUse(class_qualname=cls, reads=state.method_reads(cls, method), method=method.name, **common)
+                continue
+            cls = symbols.constructed_class(value)
+            classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
+            for cls in classes:
+                reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
+                yield StaticUse(class_qualname=cls, reads=reads, **common)
+
+
+def _split_classes(symbols: Symbols, value: f.Value, transform) -> list[str]:
+    """The project classes of a value the transform splits into leaves rather
+    than hashing whole: under equinox's filter transforms a pytree (eqx.Module,
+    flax.struct, a NamedTuple, a registered class); under `nnx.jit` a graph node."""
+    cls = symbols.constructed_class(value)
+    classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
+    if transform.all_static:
+        return [cls for cls in classes if symbols.is_pytree(cls)]
+    return [cls for cls in classes if symbols.inherits(cls, GRAPH_NODES)]
+
+
+def _leaf_uses(symbols: Symbols, state: State, cls: str, leaves: Leaves | None, common: dict):
+    """Each plain object a split value holds is a static leaf, keyed by its own hash."""
+    for field, inner, method in leaves(cls) if leaves is not None else ():
+        # The object passed is the holder, not the leaf: which object changes is not followed.
+        use = dict(common, parameter=f"{common['parameter']}.{field.name}", value=None)
+        if method:
+            reads = state.method_reads(inner, symbols.find_method(inner, method))
+            yield StaticUse(class_qualname=inner, reads=reads, method=method, leaf_of=cls, **use)
+        else:
+            yield StaticUse(class_qualname=inner, reads=Reads(opaque=True), leaf_of=cls, **use)
+
+
+def _leaves(symbols: Symbols, value: f.Value, all_static: bool) -> list[tuple[f.Value, bool]]:
+    """The objects JAX hashes and compares for one static argument, with whether
+    each is an element: the value, or the elements of the tuple or frozenset it
+    is (a tuple hashes and compares through its elements). equinox's filter
+    transforms split lists and dicts into leaves too."""
+    displays = (f.TUPLE, f.LIST, f.DICT) if all_static else (f.TUPLE,)
+    shown = value
+    if value.kind == f.NAME and value.ref is not None and not value.ref.attributes:
+        bindings = symbols.bindings.get(symbols.canonical(value.ref), ())
+        if len(bindings) == 1:
+            shown = bindings[0].value
+    if shown.kind == f.CALL and shown.dotted in _IMMUTABLE_COPIES and len(shown.args) == 1:
+        if shown.args[0].kind in (f.TUPLE, f.LIST, f.SET):
+            return _elements(value, shown.args[0])
+    if shown.kind in displays:
+        return _elements(value, shown)
+    return [(value, False)]
+
+
+def _elements(value: f.Value, display: f.Value) -> list[tuple[f.Value, bool]]:
+    elements = [*display.args, *(item for _, item in display.keywords)]
+    if not elements or any(element.kind == f.OTHER and element.literal == "*" for element in elements):
+        return [(value, False)]
+    return [(element, True) for element in elements]
+
+
+def bound_method(symbols: Symbols, value: f.Value) -> tuple[str, f.FunctionFacts] | None:
+    """`obj.method` of a project class, read without a call: the owner's class
+    and the method. A bound method hashes and compares by its owner's identity."""
+    if value.kind != f.NAME or value.ref is None:
+        return None
+    owner = value.ref.parent
+    if owner is None:
+        return None
+    for cls in symbols.instance_classes(owner):
+        method = symbols.find_method(cls, value.ref.last)
+        if method is not None and method.is_instance_method and not method.is_property:
+            return cls, method
+    return None

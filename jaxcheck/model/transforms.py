@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, Transform
+from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, WRAPPERS, Transform
 from jaxcheck.model.jax_versions import NEWEST, Target
 
 
@@ -69,7 +69,14 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
         return Application(inner.transform, inner.spec, value.args[0], value.location)
     else:
         return None
-    return Application(transform, _static_spec(transform, value), args[0] if args else None, value.location)
+    return Application(transform, _static_spec(transform, value), _unwrapped(args[0]) if args else None, value.location)
+
+
+def _unwrapped(target: f.Value) -> f.Value:
+    """The function inside `jax.vmap(fn)` and its kin: what a jit of it compiles and keeps."""
+    while target.kind == f.CALL and target.dotted in WRAPPERS and target.args:
+        target = target.args[0]
+    return target
 
 
 def _static_spec(transform: Transform, call: f.Value) -> StaticSpec | None:

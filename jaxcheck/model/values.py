@@ -74,15 +74,28 @@ class Values:
         traits = self.classes.traits(qualname)
         return traits is None or traits.has_state
 
-    def field_holds(self, field: Field) -> str | None:
-        """What dynamic thing a field holds, for a message; None when it holds nothing such."""
+    def field_holds(self, cls: str, field: Field, hashed: bool = False) -> tuple[str, bool] | None:
+        """What dynamic thing a field of `cls` holds, for a message, and whether
+        the code surely puts one there; None when it holds nothing such. An
+        annotation `list` alone is not sure: a tuple is often passed for it.
+        With `hashed` (the object's hash hashes its fields), a list, dict or
+        set the constructor is given counts too."""
         for ref in field.annotation:
             if ref.dotted in ARRAY_TYPES:
-                return f"an array (annotated `{ref.dotted}`)"
+                return f"an array (annotated `{ref.dotted}`)", True
         if field.value is not None:
             kind = self.symbols.unhashable_kind(field.value)
             if kind:
-                return f"an array (`{field.value.dotted}(...)`)" if kind == "array" else f"a {kind}, which is mutable"
+                return (f"an array (`{field.value.dotted}(...)`)" if kind == "array" else f"a {kind}, which is mutable"), True
+        # What the constructor is given, unless construction assigns the field again (`__post_init__` converting it).
+        converted = any(other.name == field.name and other.per_instance for other in self.classes.fields(cls))
+        for path, given in self.construction_arguments(cls, field) if hashed and not converted else ():
+            kind = self.symbols.unhashable_kind(given)
+            if kind:
+                return f"{'an' if kind == 'array' else 'a'} {kind} (passed at {path}:{given.location.line})", True
+        for ref in field.annotation:
+            if ref.dotted in CONTAINER_TYPES:
+                return f"a {CONTAINER_TYPES[ref.dotted]} (annotated `{_short(ref.dotted)}`)", False
         for held in self.held_classes(field):
             traits = self.classes.traits(held)
             if traits is None or traits.hashing == SINGLETON:
@@ -90,7 +103,7 @@ class Values:
             if traits.mutable or traits.hashing in (IDENTITY, UNHASHABLE):
                 because = traits.mutable_because if traits.mutable else traits.hashing_because
                 name = held.rpartition(".")[2]
-                return f"{'an' if name[:1] in 'AEIOU' else 'a'} `{name}`, which is not static-safe ({because})"
+                return f"{'an' if name[:1] in 'AEIOU' else 'a'} `{name}`, which is not static-safe ({because})", False
         return None
 
     def container_kind(self, cls: str, path: tuple[str, ...], depth: int = 3) -> str:

@@ -6,6 +6,7 @@ from jaxcheck.findings import BAD_INPUT  # re-exported: the code of bad input
 from jaxcheck.rules.aux_data import ArrayInAuxData, ArrayInStaticField, MutableAuxData, UnstableAuxData
 from jaxcheck.rules.bad_input import BadInput
 from jaxcheck.rules.base import Rule
+from jaxcheck.rules.globals import JittedReadsChangingGlobal
 from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
 from jaxcheck.rules.recompiles import JitRecreatedPerCall
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
@@ -21,6 +22,7 @@ RULES: tuple[type[Rule], ...] = (
     JittedBoundMethod,
     JitMethodSelfNotStatic,
     JittedClosureOverSelf,
+    JittedReadsChangingGlobal,
     ArrayInAuxData,
     ArrayInStaticField,
     MutableAuxData,

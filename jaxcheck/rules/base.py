@@ -41,6 +41,16 @@ def describe_use(use: StaticUse, model: Model) -> str:
     where = f"{use.path}:{use.location.line}"
     if use.via == SELF:
         return f"`self` of `{name}` is static under `{use.spec.transform.name}` ({where})"
+    if use.via == CALL_SITE and use.leaf_of:
+        held = f"its bound method `.{use.method}`" if use.method else "it"
+        return (
+            f"{held} is held in `{use.parameter}`, a static leaf of the `{use.leaf_of.rpartition('.')[2]}` passed to "
+            f"`{name}` under `{use.spec.transform.name}` at {where}"
+        )
+    if use.via == CALL_SITE and use.method:
+        return f"its bound method `.{use.method}` is passed as static argument `{use.parameter}` of `{name}` at {where}"
+    if use.via == CALL_SITE and use.element:
+        return f"it is an element of static argument `{use.parameter}` of `{name}` at {where}"
     if use.via == CALL_SITE:
         return f"it is passed as static argument `{use.parameter}` of `{name}` at {where}"
     if use.via == FIELD:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.model.evidence import distinct, later_changes
 from jaxcheck.model.functions import PASSED, REUSED, THROWAWAY, Made
+from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change, Reads
 from jaxcheck.model.transforms import application
@@ -45,7 +46,8 @@ class JitMethodSelfNotStatic(Rule):
     still flagged.
 
     Reported on the decorator line. Any spelling counts: `@jit` imported under
-    another name (`from jax import jit as J`), `@pjit`, and a negative
+    another name (`from jax import jit as J`), `@pjit`, `@nnx.jit` (on a class
+    that is not an `nnx.Module`: flax raises the same error), and a negative
     `static_argnums` that names `self` (`-2` for `(self, y)`) makes `self` static.
 
     ## Why is this bad?
@@ -151,9 +153,9 @@ class JitMethodSelfNotStatic(Rule):
       whether that is sound is for JAX101-JAX106;
     - `eqx.filter_jit` on a method: it treats `self` as static when it holds no
       arrays (then JAX101 may apply);
-    - `nnx.jit` on methods, and `@jax.jit` on methods of classes jaxcheck
-      cannot judge (an unknown base such as `flax.nnx.Module`, an unknown
-      decorator or metaclass): it never guesses;
+    - `nnx.jit` on methods of an `nnx.Module` (a graph node it splits), and
+      `@jax.jit` on methods of classes jaxcheck cannot judge (an unknown base,
+      an unknown decorator or metaclass): it never guesses;
     - methods of abstract classes and of classes with a pytree subclass: the
       `self` they get may be a pytree. If it never is, JAX raises just the
       same.
@@ -161,9 +163,8 @@ class JitMethodSelfNotStatic(Rule):
     Not flagged, but JAX raises just the same (checked on jax 0.10.2 and flax
     0.12.8): `@classmethod` over `@jax.jit` (the class itself is traced as
     `cls`; use `@partial(jax.jit, static_argnums=0)` under `@classmethod`),
-    `@jax.jit` on a method of a `flax.linen.Module` subclass, and `@nnx.jit`
-    on a method of a class that is not an `nnx.Module` (or another graph node).
-    A `flax.nnx.Module` is a pytree in that flax version, so `@jax.jit` on its
+    and `@jax.jit` on a method of a `flax.linen.Module` subclass. A
+    `flax.nnx.Module` is a pytree in that flax version, so `@jax.jit` on its
     methods works.
 
     Should a flagged method never be called (dead code), put `# noqa: JAX202`
@@ -200,6 +201,8 @@ class JitMethodSelfNotStatic(Rule):
             # the `self` of an abstract class's method is a subclass's, which may be one.
             if symbols.is_pytree(cls) or model.classes.traits(cls) is None or symbols.is_abstract(cls):
                 continue
+            if symbols.inherits(cls, GRAPH_NODES):
+                continue  # an `nnx.Module` is a graph node `nnx.jit` splits, and a pytree for `jax.jit`
             if any(symbols.is_pytree(sub) for sub in symbols.all_subclasses(cls)):
                 continue
             for decorator in function.decorators:

@@ -46,8 +46,14 @@ class MutableStatic(Rule):
       spelling (`@jax.jit(static_argnums=...)`, `@partial(jax.jit, ...)`,
       `jax.jit(f, static_argnames=...)`, aliases, negative argnums): a static
       parameter annotated with the class, a static argument `Cls(...)` (or a
-      name bound to one) at a call, or `self` of a method jitted with argument
-      0 or `"self"` static.
+      name bound to one) at a call, given by keyword, through `**{...}`, or as
+      an element of a static tuple or frozenset (hashed through its
+      elements), a bound method `obj.method` of it passed as a static
+      argument, or `self` of a method jitted with argument 0 or `"self"`
+      static. Under `eqx.filter_jit`/`filter_pmap` an object of a plain class
+      is static wherever it sits in an argument, in the field of an
+      `eqx.Module` too; under `nnx.jit` so is one held in an attribute of an
+      `nnx.Module` argument.
     - The class is mutable: a plain class that does not define `__setattr__`, a
       `@dataclass` without `frozen=True` (`unsafe_hash=True` included), or a
       subclass of one. (A plain `@dataclass` is unhashable: that is JAX106.)
@@ -243,11 +249,12 @@ class MutableStatic(Rule):
         reads = Reads()
         for use in uses:
             reads |= use.reads
+        by_value = not any(use.method for use in uses)  # a bound method hashes by its owner's identity
         stale = [
             item
             for item in later_changes(model, qualname, reads, uses)
             if (item.holder != qualname or traits.mutable)
-            and not (_key_changes(model, qualname, item) and all(_hashes_once(use) for use in uses))
+            and not (by_value and _key_changes(model, qualname, item) and all(_hashes_once(use) for use in uses))
         ]
         where = uses_text(uses, model)
         target = model.target
@@ -257,7 +264,7 @@ class MutableStatic(Rule):
             key=lambda item: item.change.location,
         )
         for item in inside:
-            consequence = _after_change(self._outcomes(model, qualname, item, target), "the change", target)
+            consequence = _after_change(self._outcomes(model, qualname, item, target, by_value), "the change", target)
             yield self.finding(
                 path,
                 item.change.location,
@@ -269,14 +276,14 @@ class MutableStatic(Rule):
         if stale:
             item = min(stale, key=lambda item: (item.change.file, item.change.location))
             change = f"`{item.change.text}` at {item.change.file}:{item.change.location.line}"
-            consequence = _after_change(self._outcomes(model, qualname, item, target), change, target)
+            consequence = _after_change(self._outcomes(model, qualname, item, target, by_value), change, target)
             if item.holder == qualname:
                 what = f"`{cls.name}` is mutable ({traits.mutable_because})"
             else:
                 held = item.holder.rpartition(".")[2]
                 what = f"`{cls.name}` holds a mutable `{held}` in `{'.'.join(item.read[:-1]) or item.read[0]}`, whose state the traced code reads"
             yield self.finding(path, cls.location, f"{what} but {where}: {consequence}. {_fix(cls.name)}")
-        elif traits.mutable and traits.has_state and not (traits.hashing == VALUE and all(map(_hashes_once, uses))):
+        elif traits.mutable and traits.has_state and not (by_value and traits.hashing == VALUE and all(map(_hashes_once, uses))):
             yield self.finding(
                 path,
                 cls.location,
@@ -286,8 +293,8 @@ class MutableStatic(Rule):
             )
 
     @staticmethod
-    def _outcomes(model: Model, qualname: str, item: Staleness, target: Target) -> tuple[str, ...]:
-        return outcomes("changed-value-key", target) if _key_changes(model, qualname, item) else (STALE,)
+    def _outcomes(model: Model, qualname: str, item: Staleness, target: Target, by_value: bool) -> tuple[str, ...]:
+        return outcomes("changed-value-key", target) if by_value and _key_changes(model, qualname, item) else (STALE,)
 
 
 def _key_changes(model: Model, qualname: str, item: Staleness) -> bool:
@@ -348,6 +355,11 @@ class IdentityHashStatic(ClassRule):
     matter. `Enum` subclasses and the classes listed in `singletons` are not
     flagged. An object held in a field of a static object counts when the
     outer object hashes by value (its hash and `==` reach the inner one).
+
+    A bound method passed as a static argument hashes and compares by the
+    identity of its object whatever the class does: it is flagged at the
+    static argument when the class hashes by value (as a bound method of a
+    class that hashes by identity is the class's own finding).
 
     Reported on the `def __hash__` line (or the `__eq__` at fault) when that
     method is at fault, otherwise on the `class` line; the message names the
@@ -477,6 +489,7 @@ class IdentityHashStatic(ClassRule):
 
     def judge(self, path, cls, traits, uses, model):
         if traits.hashing != IDENTITY:
+            yield from self._bound_methods(cls, uses, model)
             return
         uses = [use for use in uses if model.hash_consulted(use)]
         if not uses:
@@ -496,6 +509,27 @@ class IdentityHashStatic(ClassRule):
             evidence=bool(built),
         )
 
+    def _bound_methods(self, cls, uses, model):
+        """A bound method hashes and compares by its owner's identity, however the owner's class hashes."""
+        for use in uses:
+            if not use.method or not model.hash_consulted(use):
+                continue
+            built = built_repeatedly(model, cls.qualname, [use])
+            consequence = (
+                f"`{cls.name}` is {built}, so each new owner traces and compiles again"
+                if built
+                else "each new owner would trace and compile again"
+            )
+            yield self.finding(
+                use.path,
+                use.location,
+                f"a bound method `{cls.name}.{use.method}` is passed as static argument `{use.parameter}` of "
+                f"`{model.symbols.short_name(use.function)}`: it hashes and compares by the identity of its "
+                f"object, not by `{cls.name}`'s `__hash__`, and {consequence}. Pass the object itself (it hashes by "
+                f"value) and call `.{use.method}` inside, or pass a module-level function.",
+                evidence=bool(built),
+            )
+
 
 class UnhashableStatic(ClassRule):
     """An unhashable value (list, dict, set, array, a default `@dataclass`, a class
@@ -509,7 +543,9 @@ class UnhashableStatic(ClassRule):
     - At a call of a jitted function, an argument in a static position
       (`static_argnums`/`static_argnames`, any spelling of `jax.jit`) that is a
       list, dict or set literal or comprehension, or an array made right there
-      (`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and kin).
+      (`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and kin;
+      every `jax.numpy` function that returns an array, `jnp.int32(3)` too,
+      where NumPy's `np.int32(3)` is a hashable scalar).
       Reported on the argument.
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)

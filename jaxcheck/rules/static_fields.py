@@ -580,12 +580,13 @@ class DynamicChildOfStatic(ClassRule):
         for field in sorted(model.classes.fields(cls.qualname), key=lambda field: (field.path, field.location)):
             if compared is not None and compared and field.name not in compared:
                 continue
-            held = model.values.field_holds(field)
-            if held is None or field.name in seen:
+            holds = model.values.field_holds(cls.qualname, field, hashed_by_generated)
+            if holds is None or field.name in seen:
                 continue
+            held, sure = holds
             seen.add(field.name)
             where = uses_text(uses, model)
-            if hashed_by_generated and held.startswith(_UNHASHABLE) and (field.compared or not field.declared):
+            if hashed_by_generated and sure and held.startswith(_UNHASHABLE) and (field.compared or not field.declared):
                 consequence = (
                     f"`{cls.name}`'s generated `__hash__` hashes it, so JAX raises `ValueError: Non-hashable "
                     "static arguments are not supported` on the call"

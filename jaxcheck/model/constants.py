@@ -1,0 +1,237 @@
+"""Values a trace bakes in: module-level and closed-over values that jitted code reads, and their later changes.
+
+JAX runs a jitted function's Python once per compilation. A global or a
+closed-over variable it reads is read then, and its value is compiled in as a
+constant: a later change (the name bound again, a dict or list changed in
+place, an attribute set) is not seen by calls that hit the cache. The change
+is a hazard only when it can come after the first call, which the code shows
+when one scope calls the jitted function and then makes the change.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cached_property
+
+from jaxcheck import facts as f
+from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import MUTATORS
+from jaxcheck.model.functions import Functions
+from jaxcheck.model.symbols import Symbols
+from jaxcheck.model.transforms import application
+
+_CALLS_DEEP = 3  # how far the functions a jitted function calls are followed
+
+
+@dataclass(frozen=True)
+class Jitted:
+    """A function a caching transform compiles, and the names its calls go by."""
+
+    function: str  # qualname
+    path: str  # where the transform is applied
+    location: f.Location  # the decorator or the transform call
+    names: frozenset[Ref]  # the function, and the names a `jit(fn)` is bound to
+
+
+@dataclass(frozen=True)
+class Baked:
+    """A value a jitted function reads while tracing, changed after a call of it."""
+
+    variable: Ref  # the module-level name or the enclosing function's local
+    read_by: str  # the traced function that reads it
+    jitted: Jitted
+    change_path: str
+    change: f.Location
+    change_text: str  # "SCALES[...] = ...", "SCALE = ...", "REGISTRY.update(...)"
+    call_path: str  # the call of the jitted function the change follows
+    call: f.Location
+
+
+class Constants:
+    """The values the project's jitted functions bake in, and the changes that make them stale."""
+
+    def __init__(self, symbols: Symbols, functions: Functions, table: dict) -> None:
+        self.symbols = symbols
+        self.functions = functions
+        self.table = table
+
+    @cached_property
+    def jitted(self) -> list[Jitted]:
+        symbols = self.symbols
+        found = []
+        for function in symbols.functions.values():
+            for decorator in function.decorators:
+                applied = application(decorator, self.table)
+                if applied is not None and applied.target is None and applied.transform.compiles:
+                    path = symbols.path_of[function.qualname]
+                    found.append(Jitted(function.qualname, path, decorator.location, frozenset({Ref(function.qualname)})))
+        for path, module in symbols.modules.items():
+            for _, call in module.calls:
+                applied = application(call, self.table)
+                if applied is None or applied.target is None or not applied.transform.compiles:
+                    continue
+                function = symbols.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
+                if function is not None:
+                    names = frozenset({Ref(function.qualname), *symbols.bound_names(path, call)})
+                    found.append(Jitted(function.qualname, path, call.location, names))
+        return found
+
+    @cached_property
+    def _calls_by_scope(self) -> dict[tuple[str, str], list[f.Value]]:
+        """(file, enclosing function or "") -> the calls made there, in order."""
+        found: dict[tuple[str, str], list[f.Value]] = defaultdict(list)
+        for path, module in self.symbols.modules.items():
+            for enclosing, call in module.calls:
+                found[path, enclosing].append(call)
+        for calls in found.values():
+            calls.sort(key=lambda call: call.location)
+        return found
+
+    def baked(self) -> list[Baked]:
+        found = []
+        for jitted in self.jitted:
+            traced = self._traced_from(jitted.function)
+            for reader in traced:
+                for read in self.symbols.functions[reader].outer_reads:
+                    variable = self._variable(read)
+                    if variable is None:
+                        continue
+                    changes = self._changes(variable)
+                    if any(scope in traced for _, _, _, scope in changes):
+                        continue  # changed while tracing: a trace-time record (`TRACES.append(...)`), not an input
+                    for path, location, text, scope in changes:
+                        after = self._after_a_call(jitted, path, scope, location)
+                        if after is not None:
+                            found.append(Baked(variable, reader, jitted, path, location, text, *after))
+        unique = {(item.change_path, item.change, item.variable): item for item in found}
+        return sorted(unique.values(), key=lambda item: (item.change_path, item.change))
+
+    def _traced_from(self, root: str) -> list[str]:
+        """The function, the functions nested in it, and the project functions they call (a few calls deep)."""
+        symbols = self.symbols
+        seen = {root}
+        frontier = [root]
+        for _ in range(_CALLS_DEEP):
+            following = []
+            for function in frontier:
+                path = symbols.path_of.get(function)
+                if path is None:
+                    continue
+                for enclosing, call in symbols.modules[path].calls:
+                    if enclosing != function and not enclosing.startswith(function + "."):
+                        continue
+                    for callee in self.functions.callees(call.ref):
+                        if callee not in seen:
+                            seen.add(callee)
+                            following.append(callee)
+            frontier = following
+        nested = {name for name in symbols.functions for function in seen if name.startswith(function + ".")}
+        return sorted(seen | nested)
+
+    def _variable(self, read: Ref) -> Ref | None:
+        """The variable a read names: a module-level name bound by assignment, or
+        an enclosing function's local."""
+        bindings = self.symbols.bindings
+        if read.is_local:
+            base = read.base
+            return base if base in bindings else None
+        parts = read.name.split(".")
+        for end in range(len(parts), 1, -1):
+            ref = self.symbols.canonical(Ref(".".join(parts[:end])))
+            if ref in bindings and any(not binding.function for binding in bindings[ref]):
+                return ref
+        return None
+
+    def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
+        """Where the value is changed once first bound: (file, where, how, enclosing function)."""
+        symbols = self.symbols
+        name = variable.dotted.rpartition(".")[2] if not variable.is_local else variable.name
+        found = []
+        bindings = sorted(symbols.bindings.get(variable, ()), key=lambda binding: binding.location)
+        home = variable.function if variable.is_local else ""
+        first = next((binding for binding in bindings if binding.function == home), None)
+        for binding in bindings:
+            if binding is not first:
+                found.append((self._path(binding.function, variable), binding.location, f"{name} = ...", binding.function))
+        for path, module in symbols.modules.items():
+            for write in module.item_writes:
+                if self._within(write.target, variable):
+                    found.append((path, write.location, f"{write.target.dotted.rpartition('.')[2] if not write.target.is_local else write.target.dotted}[...] = ...", write.function))
+            for write in module.attribute_writes:
+                if self._within(write.target, variable):
+                    found.append((path, write.location, f"{name}.{write.attribute} = ...", write.function))
+            for enclosing, call in module.calls:
+                ref = call.ref
+                if ref is not None and ref.last in MUTATORS and ref.parent is not None and self._within(ref.parent, variable):
+                    found.append((path, call.location, f"{name}.{ref.last}(...)", enclosing))
+        return found
+
+    def _path(self, function: str, variable: Ref) -> str:
+        if function:
+            return self.symbols.path_of.get(function, "")
+        return self.symbols.path_of.get(variable.name, "") or self._module_path(variable.name)
+
+    def _module_path(self, qualname: str) -> str:
+        module = qualname.rpartition(".")[0]
+        for path, facts in self.symbols.modules.items():
+            if facts.module == module:
+                return path
+        return ""
+
+    def _within(self, ref: Ref, variable: Ref) -> bool:
+        if ref.is_local:
+            return ref.within(variable)
+        return self.symbols.canonical(ref).within(variable) if not variable.is_local else False
+
+    def _after_a_call(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> tuple[str, f.Location] | None:
+        """A call that runs the jitted function before the change runs, as (file,
+        where): earlier in the scope of the change, or earlier in a scope that
+        calls the function making the change."""
+        before = self._call_before(jitted, path, scope, location)
+        if before is not None:
+            return path, before
+        if not scope:
+            return None
+        if self._changer_handed_out(jitted, scope):
+            return jitted.path, jitted.location
+        for (caller_path, caller), calls in self._calls_by_scope.items():
+            for call in calls:
+                if scope in self.functions.callees(call.ref):
+                    before = self._call_before(jitted, caller_path, caller, call.location)
+                    if before is not None:
+                        return caller_path, before
+        return None
+
+    def _changer_handed_out(self, jitted: Jitted, scope: str) -> bool:
+        """A factory makes the jitted function and, beside it, a nested function
+        that changes what it closes over, and calls neither: both are made for
+        its callers, who can only call the changer after the factory returns."""
+        factory = jitted.function.rpartition(".")[0]
+        if scope.rpartition(".")[0] != factory or factory not in self.symbols.functions or scope == jitted.function:
+            return False
+        calls = self._calls_by_scope.get((jitted.path, factory), [])
+        return not any(call.ref is not None and call.ref.name in (scope, jitted.function) for call in calls)
+
+    def _call_before(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> f.Location | None:
+        """A call in `scope` that runs the jitted function (itself, or a function that calls it) before `location`."""
+        for call in self._calls_by_scope.get((path, scope), []):
+            if call.location >= location:
+                return None
+            if call.ref is not None and self._runs(call.ref, jitted):
+                return call.location
+        return None
+
+    def _runs(self, ref: Ref, jitted: Jitted) -> bool:
+        if ref in jitted.names or self.symbols.canonical(ref) in jitted.names:
+            return True
+        for callee in self.functions.callees(ref):
+            path = self.symbols.path_of.get(callee)
+            if path is None:
+                continue
+            if any(
+                call.ref is not None and (call.ref in jitted.names or self.symbols.canonical(call.ref) in jitted.names)
+                for call in self._calls_by_scope.get((path, callee), [])
+            ):
+                return True
+        return False
