@@ -116,17 +116,14 @@ class Constants:
             following = []
             for function in frontier:
                 path = symbols.path_of.get(function)
-                if path is None:
-                    continue
-                for enclosing, call in symbols.modules[path].calls:
-                    if enclosing != function and not enclosing.startswith(function + "."):
-                        continue
-                    for callee in self.functions.callees(call.ref):
-                        if callee not in seen:
-                            seen.add(callee)
-                            following.append(callee)
+                for scope in (function, *self._nested.get(function, ())) if path is not None else ():
+                    for call in self._calls_by_scope.get((path, scope), ()):
+                        for callee in self.functions.callees(call.ref):
+                            if callee not in seen:
+                                seen.add(callee)
+                                following.append(callee)
             frontier = following
-        nested = {name for name in symbols.functions for function in seen if name.startswith(function + ".")}
+        nested = {name for function in seen for name in self._nested.get(function, ())}
         return sorted(seen | nested)
 
     def _variable(self, read: Ref) -> Ref | None:
@@ -143,28 +140,44 @@ class Constants:
                 return ref
         return None
 
-    def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
-        """Where the value is changed once first bound: (file, where, how, enclosing function)."""
-        symbols = self.symbols
-        name = variable.dotted.rpartition(".")[2] if not variable.is_local else variable.name
-        found = []
-        bindings = sorted(symbols.bindings.get(variable, ()), key=lambda binding: binding.location)
-        home = variable.function if variable.is_local else ""
-        first = next((binding for binding in bindings if binding.function == home), None)
-        for binding in bindings:
-            if binding is not first:
-                found.append((self._path(binding.function, variable), binding.location, f"{name} = ...", binding.function))
-        for path, module in symbols.modules.items():
+    @cached_property
+    def _in_place(self) -> dict[Ref, list[tuple[str, f.Location, str, str]]]:
+        """Every in-place change in the project (item and attribute writes,
+        mutating calls), under each variable it may change: built once."""
+        found: dict[Ref, list[tuple[str, f.Location, str, str]]] = defaultdict(list)
+        for path, module in self.symbols.modules.items():
             for write in module.item_writes:
-                if self._within(write.target, variable):
-                    found.append((path, write.location, f"{write.target.dotted.rpartition('.')[2] if not write.target.is_local else write.target.dotted}[...] = ...", write.function))
+                for variable in self._candidates(write.target):
+                    found[variable].append((path, write.location, "[...] = ...", write.function))
             for write in module.attribute_writes:
-                if self._within(write.target, variable):
-                    found.append((path, write.location, f"{name}.{write.attribute} = ...", write.function))
+                for variable in self._candidates(write.target):
+                    found[variable].append((path, write.location, f".{write.attribute} = ...", write.function))
             for enclosing, call in module.calls:
                 ref = call.ref
-                if ref is not None and ref.last in MUTATORS and ref.parent is not None and self._within(ref.parent, variable):
-                    found.append((path, call.location, f"{name}.{ref.last}(...)", enclosing))
+                if ref is not None and ref.last in MUTATORS and ref.parent is not None:
+                    for variable in self._candidates(ref.parent):
+                        found[variable].append((path, call.location, f".{ref.last}(...)", enclosing))
+        return found
+
+    def _candidates(self, ref: Ref) -> list[Ref]:
+        """The variables a written name may be: a local itself, or each dotted prefix of a global."""
+        if ref.is_local:
+            return [ref.base]
+        parts = self.symbols.canonical(ref).name.split(".")
+        return [Ref(".".join(parts[:end])) for end in range(2, len(parts) + 1)]
+
+    def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
+        """Where the value is changed once first bound: (file, where, how, enclosing function)."""
+        name = variable.dotted.rpartition(".")[2] if not variable.is_local else variable.name
+        bindings = sorted(self.symbols.bindings.get(variable, ()), key=lambda binding: binding.location)
+        home = variable.function if variable.is_local else ""
+        first = next((binding for binding in bindings if binding.function == home), None)
+        found = [
+            (self._path(binding.function, variable), binding.location, f"{name} = ...", binding.function)
+            for binding in bindings
+            if binding is not first
+        ]
+        found += [(path, location, name + how, scope) for path, location, how, scope in self._in_place.get(variable, ())]
         return found
 
     def _path(self, function: str, variable: Ref) -> str:
@@ -179,11 +192,6 @@ class Constants:
                 return path
         return ""
 
-    def _within(self, ref: Ref, variable: Ref) -> bool:
-        if ref.is_local:
-            return ref.within(variable)
-        return self.symbols.canonical(ref).within(variable) if not variable.is_local else False
-
     def _after_a_call(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> tuple[str, f.Location] | None:
         """A call that runs the jitted function before the change runs, as (file,
         where): earlier in the scope of the change, or earlier in a scope that
@@ -195,13 +203,31 @@ class Constants:
             return None
         if self._changer_handed_out(jitted, scope):
             return jitted.path, jitted.location
-        for (caller_path, caller), calls in self._calls_by_scope.items():
-            for call in calls:
-                if scope in self.functions.callees(call.ref):
-                    before = self._call_before(jitted, caller_path, caller, call.location)
-                    if before is not None:
-                        return caller_path, before
+        for caller_path, caller, call in self._callers.get(scope, ()):
+            before = self._call_before(jitted, caller_path, caller, call.location)
+            if before is not None:
+                return caller_path, before
         return None
+
+    @cached_property
+    def _callers(self) -> dict[str, list[tuple[str, str, f.Value]]]:
+        """Each project function -> the calls that may run it: (file, calling scope, call)."""
+        found: dict[str, list[tuple[str, str, f.Value]]] = defaultdict(list)
+        for (path, scope), calls in self._calls_by_scope.items():
+            for call in calls:
+                for callee in self.functions.callees(call.ref):
+                    found[callee].append((path, scope, call))
+        return found
+
+    @cached_property
+    def _nested(self) -> dict[str, list[str]]:
+        """Each function -> the functions defined in it, at any depth."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for name in self.symbols.functions:
+            parts = name.split(".")
+            for end in range(1, len(parts)):
+                found[".".join(parts[:end])].append(name)
+        return found
 
     def _changer_handed_out(self, jitted: Jitted, scope: str) -> bool:
         """A factory makes the jitted function and, beside it, a nested function
