@@ -94,6 +94,14 @@ LAMBDA = "lambda"  # args: its body, when kept
 OTHER = "other"
 
 
+# Transforms that wrap a function without a cache of their own: `jax.jit(jax.vmap(fn))`
+# compiles `fn`. Extraction keeps their arguments where they are passed; the model looks through them.
+WRAPPERS = frozenset(
+    {
+        *(f"jax.{name}" for name in ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian")),
+        "equinox.filter_vmap", "equinox.filter_grad", "flax.nnx.vmap", "flax.nnx.grad",
+    }
+)
 _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.abstractproperty"})
 _NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 

@@ -82,6 +82,17 @@ def test_folder_same_lines_as_cli(tmp_path: Path) -> None:
     assert sorted(by_flake8.stdout.splitlines()) == sorted(by_cli.stdout.splitlines())
 
 
+def test_bundled_fixtures_same_lines_as_cli() -> None:
+    # Every rule's fixtures, each shape flagged the same by both channels (default profile).
+    root = Path(__file__).resolve().parent.parent
+    by_flake8 = flake8_run("fixtures", cwd=root)
+    by_cli = jaxcheck_run("check", "fixtures", cwd=root)
+    no_crash(by_flake8)
+    assert by_flake8.returncode == by_cli.returncode == 1
+    assert len(located(by_cli.stdout)) > 50
+    assert located(by_flake8.stdout) == located(by_cli.stdout)
+
+
 def test_config_select_exclude_and_per_file_ignores_same_as_cli(tmp_path: Path) -> None:
     write(
         tmp_path,

@@ -57,6 +57,12 @@ def test_same_findings_with_and_without_the_prefilter_on_real_code():
         "self.m = nnx.static(v)",
         "n: jdc.Static[int]",
         "@partial(jax.jit, static_argnums=0)\ndef f(x): ...",
+        # nnx.jit keys its cache on the plain attributes of an nnx.Module given to it.
+        "@nnx.jit\ndef step(model, x): ...",
+        # JAX204: a jitted function, and a module-level value changed.
+        "@jax.jit\ndef f(x): ...\nSCALES['a'] = 4.0\n",
+        "@jax.jit\ndef f(x): ...\ndef set_scale(v):\n    global SCALE\n    SCALE = v\n",
+        "@jax.jit\ndef f(x): ...\nREGISTRY.append(g)\n",
     ],
 )
 def test_every_shape_a_rule_looks_at_passes(text):
@@ -69,6 +75,9 @@ def test_every_shape_a_rule_looks_at_passes(text):
         "import numpy as np\n\ndef f(x):\n    return np.sum(x)\n",
         "# jit is mentioned in a comment only\nx = 1\n",
         "compiled = jax.jit(module_level_function)\n",
+        # A module-level value changed, but nothing jitted to bake it in.
+        "SCALES['a'] = 4.0\nREGISTRY.append(g)\n",
+        "@jax.jit\ndef f(x):\n    return x * SCALE\n",
     ],
 )
 def test_files_with_nothing_to_find_are_skipped(text):

@@ -41,8 +41,9 @@ _STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._datacla
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
 _CONTAINERS = (cst.Tuple, cst.List, cst.Set, cst.Dict)
-# Transforms that wrap a function before it is jitted, by their last name.
-_WRAPPER_NAMES = frozenset({"vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "filter_vmap", "filter_grad"})
+# Calls whose own arguments are kept one level deeper when they are passed:
+# containers built from the values written, and functions wrapped before a jit.
+_WRAPPING_CALLS = frozenset({"builtins.frozenset", "builtins.tuple", "builtins.dict", *f.WRAPPERS})
 
 
 def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
@@ -539,9 +540,19 @@ class _Extractor:
         callee = dotted_name(node.func)
         kept = _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
         # The elements of a tuple (or a `**{...}`) passed are what a static argument hashes.
-        if any(isinstance(arg.value, _CONTAINERS) or _is_container_call(arg.value) or _is_wrapper_call(arg.value) for arg in node.args):
+        if any(isinstance(arg.value, _CONTAINERS) or self._wraps(arg.value, scope) for arg in node.args):
             return max(kept, 2)
         return kept
+
+    @staticmethod
+    def _wraps(node: cst.BaseExpression, scope: Scope) -> bool:
+        """A call whose arguments matter where it is passed: a container built from
+        the values written (`frozenset((a, b))`, `dict(cfg=cfg)`), or a function
+        wrapped before it is jitted (`jax.jit(jax.vmap(fn))`)."""
+        if not isinstance(node, cst.Call):
+            return False
+        callee = dotted_name(node.func)
+        return callee is not None and scope.resolve_dotted(callee).dotted in _WRAPPING_CALLS
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -696,23 +707,6 @@ class _Tracked:
         self.calls: list[int] = []
         self.escapes = False
         self.passed = False
-
-
-def _is_container_call(node: cst.BaseExpression) -> bool:
-    """`frozenset((a, b))`, `tuple([a, b])`, `dict(cfg=cfg)`: a container built from the values written."""
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Name)
-        and node.func.value in ("frozenset", "tuple", "dict")
-    )
-
-
-def _is_wrapper_call(node: cst.BaseExpression) -> bool:
-    """`jax.vmap(fn)`, `jax.grad(fn)`: a function wrapped before it is jitted (`jax.jit(jax.vmap(fn))`)."""
-    if not isinstance(node, cst.Call):
-        return False
-    callee = dotted_name(node.func)
-    return callee is not None and callee.rpartition(".")[2] in _WRAPPER_NAMES
 
 
 def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:

@@ -19,7 +19,6 @@ from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.functions import Functions
 from jaxcheck.model.symbols import Symbols
-from jaxcheck.model.transforms import application
 
 _CALLS_DEEP = 3  # how far the functions a jitted function calls are followed
 
@@ -51,30 +50,20 @@ class Baked:
 class Constants:
     """The values the project's jitted functions bake in, and the changes that make them stale."""
 
-    def __init__(self, symbols: Symbols, functions: Functions, table: dict) -> None:
+    def __init__(self, symbols: Symbols, functions: Functions) -> None:
         self.symbols = symbols
         self.functions = functions
-        self.table = table
 
     @cached_property
     def jitted(self) -> list[Jitted]:
-        symbols = self.symbols
         found = []
-        for function in symbols.functions.values():
-            for decorator in function.decorators:
-                applied = application(decorator, self.table)
-                if applied is not None and applied.target is None and applied.transform.compiles:
-                    path = symbols.path_of[function.qualname]
-                    found.append(Jitted(function.qualname, path, decorator.location, frozenset({Ref(function.qualname)})))
-        for path, module in symbols.modules.items():
-            for _, call in module.calls:
-                applied = application(call, self.table)
-                if applied is None or applied.target is None or not applied.transform.compiles:
-                    continue
-                function = symbols.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
-                if function is not None:
-                    names = frozenset({Ref(function.qualname), *symbols.bound_names(path, call)})
-                    found.append(Jitted(function.qualname, path, call.location, names))
+        for item in self.functions.compiled:
+            if not item.application.transform.compiles:
+                continue
+            names = {Ref(item.function.qualname)}
+            if item.call is not None:
+                names.update(self.symbols.bound_names(item.path, item.call))
+            found.append(Jitted(item.function.qualname, item.path, item.application.location, frozenset(names)))
         return found
 
     @cached_property

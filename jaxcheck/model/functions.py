@@ -50,6 +50,16 @@ class Made:
         return self.application.transform
 
 
+@dataclass(frozen=True)
+class Compiled:
+    """A project function a transform is applied to: `@jit` on its `def`, or `jit(fn, ...)`."""
+
+    function: f.FunctionFacts
+    application: Application
+    path: str  # the file the transform is applied in
+    call: f.Value | None = None  # the `jit(fn, ...)` call; None for a decorator
+
+
 class Functions:
     """Transform applications and the calls between the project's functions."""
 
@@ -58,6 +68,25 @@ class Functions:
         self.table = table
         self._made: dict[str, list[Made]] = {}
         self._traced: dict[str, set[str]] = {}
+
+    @cached_property
+    def compiled(self) -> list[Compiled]:
+        """Every application of a known transform to a project function, decorators first."""
+        symbols, found = self.symbols, []
+        for function in symbols.functions.values():
+            for decorator in function.decorators:
+                applied = application(decorator, self.table)
+                if applied is not None and applied.target is None:
+                    found.append(Compiled(function, applied, symbols.path_of[function.qualname]))
+        for path, module in symbols.modules.items():
+            for _, call in module.calls:
+                applied = application(call, self.table)
+                if applied is None or applied.target is None or applied.target.kind != f.NAME:
+                    continue
+                function = symbols.lookup_function(applied.target.ref)
+                if function is not None:
+                    found.append(Compiled(function, applied, path, call))
+        return found
 
     def made(self, path: str) -> list[Made]:
         """The functions compiling transforms make in the module at `path`."""

@@ -66,13 +66,6 @@ TRANSFORMS: dict[str, Transform] = {
 }
 
 PARTIAL = "functools.partial"
-# Transforms that wrap a function without caching of their own: `jax.jit(jax.vmap(fn))` compiles `fn`.
-WRAPPERS = frozenset(
-    {
-        *(f"jax.{name}" for name in ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian")),
-        "equinox.filter_vmap", "equinox.filter_grad", "flax.nnx.vmap", "flax.nnx.grad",
-    }
-)
 
 # Transforms of jax, flax and equinox that trace the functions they are given:
 # code handed to them runs once per compilation, not once per call.

@@ -15,12 +15,12 @@ from functools import cached_property
 from typing import Iterable
 
 from jaxcheck import facts as f
-from jaxcheck.model.classes import VALUE, Classes
+from jaxcheck.model.classes import VALUE, Classes, Field
 from jaxcheck.model.constants import Constants
 from jaxcheck.model.functions import Functions
+from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.pytrees import aux_elements, static_fields
 from jaxcheck.model.state import State
-from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.static_uses import FIELD, StaticUse, bound_method, find_static_uses, held_use
 from jaxcheck.model.symbols import Symbols
 from jaxcheck.model.transforms import Options
@@ -37,7 +37,7 @@ class Model:
         self.state = State(self.symbols, self.classes)
         self.values = Values(self.symbols, self.classes, self.state)
         self.functions = Functions(self.symbols, options.table)
-        self.constants = Constants(self.symbols, self.functions, options.table)
+        self.constants = Constants(self.symbols, self.functions)
 
     @property
     def target(self):
@@ -46,9 +46,9 @@ class Model:
 
     @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
-        return find_static_uses(self.symbols, self.state, self.options.table, self._static_leaves)
+        return find_static_uses(self.symbols, self.state, self.functions.compiled, self._static_leaves)
 
-    def _static_leaves(self, cls: str, depth: int = 2) -> list[tuple[object, str, str]]:
+    def _static_leaves(self, cls: str, depth: int = 2) -> list[tuple[Field, str, str]]:
         """The plain objects a pytree or graph node holds, which a framework that
         splits it keys by their own hash: (field, class, "") for an object of a
         project class, (field, owner's class, method) for a bound method. A
@@ -64,11 +64,7 @@ class Model:
                 if owner is not None:
                     found.append((field, owner[0], owner[1].name))
                     continue
-                built = symbols.constructed_class(value)
-                if built is not None:
-                    inner.add(built)
-                elif value.kind == f.NAME and value.ref is not None:
-                    inner.update(symbols.instance_classes(value.ref))
+                inner.update(symbols.value_classes(value))
             for held in sorted(inner):
                 if held == cls or self.classes.traits(held) is None:
                     continue

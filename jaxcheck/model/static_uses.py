@@ -12,10 +12,12 @@ from dataclasses import dataclass
 from typing import Callable
 
 from jaxcheck import facts as f
-from jaxcheck.model.jax_api import GRAPH_NODES, TRANSFORMS
+from jaxcheck.model.classes import Field
+from jaxcheck.model.functions import Compiled
+from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.state import Reads, State
 from jaxcheck.model.symbols import Symbols
-from jaxcheck.model.transforms import StaticSpec, application
+from jaxcheck.model.transforms import StaticSpec
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
 _IMMUTABLE_COPIES = frozenset({"builtins.frozenset", "builtins.tuple"})
@@ -68,45 +70,34 @@ class _Target:
 
 # The static leaves of an object a framework splits: (field, the class of a
 # plain object it holds, or the owner of a bound method, with the method).
-Leaves = Callable[[str], list[tuple[object, str, str]]]
+Leaves = Callable[[str], list[tuple[Field, str, str]]]
 
 
-def find_static_uses(symbols: Symbols, state: State, table: dict | None = None, leaves: Leaves | None = None) -> tuple[StaticUse, ...]:
+def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], leaves: Leaves | None = None) -> tuple[StaticUse, ...]:
     """Every static use in the project: declared at the definitions, and at call sites.
 
-    `table` is the transforms known (the built-in ones and the configured ones);
-    `leaves` gives the static leaves of a pytree or graph node that equinox's
-    filter transforms and `nnx.jit` split.
+    `compiled` is every transform applied to a project function (the built-in
+    transforms and the configured ones); `leaves` gives the static leaves of a
+    pytree or graph node that equinox's filter transforms and `nnx.jit` split.
     """
-    table = TRANSFORMS if table is None else table
     uses: list[StaticUse] = []
     direct: dict[str, list[_Target]] = defaultdict(list)  # global name a call names -> targets
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
-    for function in symbols.functions.values():
-        for decorator in function.decorators:
-            applied = application(decorator, table)
-            if applied is None or applied.spec is None or applied.target is not None:
-                continue
-            target = _target(function, applied.spec)
-            uses.extend(_declared_uses(symbols, state, target))
-            if function.is_instance_method:
-                methods[function.name].append(target)
-            else:
-                direct[function.qualname].append(target)
     immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
     bound: dict[f.Ref, list[_Target]] = defaultdict(list)  # a local a `jit(fn, ...)` is assigned to -> targets
-    for module in symbols.modules.values():
-        for _, call in module.calls:
-            applied = application(call, table)
-            if applied is None or applied.spec is None or applied.target is None:
-                continue
-            function = symbols.lookup_function(applied.target.ref) if applied.target.kind == f.NAME else None
-            if function is None:
-                continue
-            target = _target(function, applied.spec)
-            uses.extend(_declared_uses(symbols, state, target))
-            immediate[module.path, call.key] = target
-            for name in symbols.bound_names(module.path, call):
+    for item in compiled:
+        if item.application.spec is None:
+            continue
+        function, call = item.function, item.call
+        target = _target(function, item.application.spec)
+        uses.extend(_declared_uses(symbols, state, target))
+        if call is None and function.is_instance_method:
+            methods[function.name].append(target)
+        elif call is None:
+            direct[function.qualname].append(target)
+        else:
+            immediate[item.path, call.key] = target
+            for name in symbols.bound_names(item.path, call):
                 if name.is_local:
                     bound[name].append(target)
                 else:
@@ -186,7 +177,7 @@ def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods,
                     yield target, 1
 
 
-def _arguments(symbols: Symbols, call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value, bool]]:
+def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value, bool]]:
     """The arguments a call passes, by parameter name, with whether each is at
     a static position: those that are, and under a transform that splits
     graph nodes (`nnx.jit`), every other one too. `**{...}` and `**dict(...)`
@@ -202,14 +193,14 @@ def _arguments(symbols: Symbols, call: f.Value, target: _Target, shift: int) -> 
         static = transform.all_static or position in target.argnums or position - count in target.argnums
         if static or transform.keys_node_attributes:
             found.append((positional[position] if position < len(positional) else f"argument {position}", value, static))
-    for key, value in _keywords(symbols, call):
+    for key, value in _keywords(call):
         static = transform.all_static or key in target.argnames
         if static or transform.keys_node_attributes:
             found.append((key, value, static))
     return found
 
 
-def _keywords(symbols: Symbols, call: f.Value) -> list[tuple[str, f.Value]]:
+def _keywords(call: f.Value) -> list[tuple[str, f.Value]]:
     """A call's keyword arguments, with those `**{"cfg": cfg}` and `**dict(cfg=cfg)` spell out."""
     found = []
     for key, value in call.keywords:
@@ -228,7 +219,7 @@ def _call_site_uses(
     function = target.function
     transform = target.spec.transform
     all_static = transform.all_static
-    for name, argument, static in _arguments(symbols, call, target, shift):
+    for name, argument, static in _arguments(call, target, shift):
         known = any(p.name == name for p in function.parameters)
         for value, element in _leaves(symbols, argument, all_static) if static else [(argument, False)]:
             if all_static and value.kind == f.OTHER:
@@ -256,9 +247,7 @@ def _call_site_uses(
                 cls, method = owner
                 yield StaticUse(class_qualname=cls, reads=state.method_reads(cls, method), method=method.name, **common)
                 continue
-            cls = symbols.constructed_class(value)
-            classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
-            for cls in classes:
+            for cls in symbols.value_classes(value):
                 reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
                 yield StaticUse(class_qualname=cls, reads=reads, **common)
 
@@ -267,8 +256,7 @@ def _split_classes(symbols: Symbols, value: f.Value, transform) -> list[str]:
     """The project classes of a value the transform splits into leaves rather
     than hashing whole: under equinox's filter transforms a pytree (eqx.Module,
     flax.struct, a NamedTuple, a registered class); under `nnx.jit` a graph node."""
-    cls = symbols.constructed_class(value)
-    classes = (cls,) if cls else symbols.instance_classes(value.ref) if value.kind == f.NAME and value.ref else ()
+    classes = symbols.value_classes(value)
     if transform.all_static:
         return [cls for cls in classes if symbols.is_pytree(cls)]
     return [cls for cls in classes if symbols.inherits(cls, GRAPH_NODES)]

@@ -246,6 +246,14 @@ class Symbols:
                 found.append(cls)
         return tuple(dict.fromkeys(found))
 
+    def value_classes(self, value: f.Value) -> tuple[str, ...]:
+        """The project classes `value` may be an instance of: built right there
+        (`Config(...)`), or a name that holds one (see `instance_classes`)."""
+        built = self.constructed_class(value)
+        if built is not None:
+            return (built,)
+        return self.instance_classes(value.ref) if value.kind == f.NAME and value.ref is not None else ()
+
     def constructed_class(self, value: f.Value) -> str | None:
         """The project class a call constructs, when `value` is such a call
         (`Config(...)`, or `cls(...)` in a classmethod of the class)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from jaxcheck import facts as f
-from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, WRAPPERS, Transform
+from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, Transform
 from jaxcheck.model.jax_versions import NEWEST, Target
 
 
@@ -74,7 +74,7 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
 
 def _unwrapped(target: f.Value) -> f.Value:
     """The function inside `jax.vmap(fn)` and its kin: what a jit of it compiles and keeps."""
-    while target.kind == f.CALL and target.dotted in WRAPPERS and target.args:
+    while target.kind == f.CALL and target.dotted in f.WRAPPERS and target.args:
         target = target.args[0]
     return target
 

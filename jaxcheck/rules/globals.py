@@ -114,9 +114,9 @@ class JittedReadsChangingGlobal(Rule):
 
     ## References
 
-    - JAX docs, "Just-in-time compilation", "Pure functions": a jitted
-      function that reads a global sees the value it had when it was traced.
-      https://docs.jax.dev/en/latest/stateful-computations.html
+    - JAX docs, "🔪 JAX - The Sharp Bits 🔪", "Pure functions": a jitted
+      function that reads a global keeps the value it had when it was traced.
+      https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions
     - JAX FAQ, "How to use `jit` with methods?": the cache key is the
       function, the argument shapes and dtypes and the static arguments.
       https://docs.jax.dev/en/latest/faq.html
