@@ -38,6 +38,8 @@ def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
         if whole:
             _values(found, function.decorators)
             _values(found, function.returns)
+            # The module-level values a jitted body may bake in (JAX204).
+            found.update(ref.name for ref in function.outer_reads if not ref.is_local)
     if whole:
         _values(found, (call for _, call in module.calls))
         _values(found, (binding.value for binding in module.bindings))

@@ -118,16 +118,10 @@ class Constants:
     def _variable(self, read: Ref) -> Ref | None:
         """The variable a read names: a module-level name bound by assignment, or
         an enclosing function's local."""
-        bindings = self.symbols.bindings
         if read.is_local:
             base = read.base
-            return base if base in bindings else None
-        parts = read.name.split(".")
-        for end in range(len(parts), 1, -1):
-            ref = self.symbols.canonical(Ref(".".join(parts[:end])))
-            if ref in bindings and any(not binding.function for binding in bindings[ref]):
-                return ref
-        return None
+            return base if base in self.symbols.bindings else None
+        return self.symbols.module_variable(read)
 
     @cached_property
     def _in_place(self) -> dict[Ref, list[tuple[str, f.Location, str, str]]]:
@@ -149,11 +143,11 @@ class Constants:
         return found
 
     def _candidates(self, ref: Ref) -> list[Ref]:
-        """The variables a written name may be: a local itself, or each dotted prefix of a global."""
+        """The variable a written name changes: a local itself, or a module-level name."""
         if ref.is_local:
             return [ref.base]
-        parts = self.symbols.canonical(ref).name.split(".")
-        return [Ref(".".join(parts[:end])) for end in range(2, len(parts) + 1)]
+        variable = self.symbols.module_variable(ref)
+        return [variable] if variable is not None else []
 
     def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
         """Where the value is changed once first bound: (file, where, how, enclosing function)."""

@@ -256,5 +256,5 @@ def _enclosing(model: Model, path: str, location: f.Location) -> str:
             return function
     for binding in module.bindings:
         if binding.value.location == location:
-            return binding.ref.function
+            return binding.function
     return ""

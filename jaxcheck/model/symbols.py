@@ -95,6 +95,20 @@ class Symbols:
         self._canonical[ref] = Ref(result)
         return self._canonical[ref]
 
+    def module_variable(self, ref: Ref) -> Ref | None:
+        """The module-level variable a global name reads or writes: `pkg.mod.NAME`
+        of `pkg.mod.NAME.attr`, where `pkg.mod` is an analysed module that binds
+        NAME by assignment at its top level (not a `def`, class or submodule)."""
+        if ref.is_local:
+            return None
+        parts = self.canonical(ref).name.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            if ".".join(parts[:end]) in self._exports:
+                variable = Ref(".".join(parts[: end + 1]))
+                bindings = self.bindings.get(variable, ())
+                return variable if any(not binding.function for binding in bindings) else None
+        return None
+
     def lookup_class(self, ref: Ref | None) -> str | None:
         """The project class `ref` names."""
         if ref is None or ref.is_local:
