@@ -100,15 +100,17 @@ class Model:
         return grouped
 
     def hash_consulted(self, use: StaticUse) -> bool:
-        """Whether JAX ever hashes or compares the static object itself: always at
-        the top; for an object held in a field, only when every object holding
-        it is compared by value (an identity-hashed owner is its own key)."""
+        """Whether JAX ever hashes or compares the static object itself: at the
+        top, unless what is static is a bound method of it (which hashes by the
+        object's identity); for an object held in a field, only when every
+        object holding it is compared by value (an identity-hashed owner is its
+        own key)."""
         while use.via == FIELD:
             traits = self.classes.traits(use.holder)
             if traits is None or traits.hashing != VALUE:
                 return False
             use = use.outer
-        return True
+        return not use.method
 
     @cached_property
     def pytree_hazards(self) -> tuple[list, list]:

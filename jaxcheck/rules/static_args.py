@@ -226,13 +226,17 @@ class MutableStatic(Rule):
     def check(self, model: Model):
         for qualname, uses in model.static_uses_by_class.items():
             traits = model.classes.traits(qualname)
-            if traits is None or traits.hashing == UNHASHABLE:
+            if traits is None:
                 continue
             path = model.symbols.path_of[qualname]
-            top = [use for use in uses if use.via != FIELD and use.reads_state]
+            # An unhashable class is JAX106's, but a bound method of it hashes by its object's identity.
+            top = [
+                use for use in uses
+                if use.via != FIELD and use.reads_state and (use.method or traits.hashing != UNHASHABLE)
+            ]
             yield from about_uses(self._outermost(model, qualname, path, traits, top), top)
             nested = [use for use in uses if use.via == FIELD and model.hash_consulted(use)]
-            if nested and traits.mutable and traits.has_state:
+            if nested and traits.mutable and traits.has_state and traits.hashing != UNHASHABLE:
                 # Standard only: its state is the hazard of the object holding it.
                 cls = model.symbols.classes[qualname]
                 message = (
@@ -356,10 +360,11 @@ class IdentityHashStatic(ClassRule):
     flagged. An object held in a field of a static object counts when the
     outer object hashes by value (its hash and `==` reach the inner one).
 
-    A bound method passed as a static argument hashes and compares by the
-    identity of its object whatever the class does: it is flagged at the
-    static argument when the class hashes by value (as a bound method of a
-    class that hashes by identity is the class's own finding).
+    A bound method passed as a static argument (or held in a field of an
+    `eqx.Module` under `eqx.filter_jit`) hashes and compares by the identity
+    of its object, whatever the class defines: it is flagged at the static
+    argument, by the default profile when new objects are built again and
+    again.
 
     Reported on the `def __hash__` line (or the `__eq__` at fault) when that
     method is at fault, otherwise on the `class` line; the message names the
@@ -488,8 +493,8 @@ class IdentityHashStatic(ClassRule):
     facts = ("identity-key",)
 
     def judge(self, path, cls, traits, uses, model):
+        yield from self._bound_methods(cls, uses, model)
         if traits.hashing != IDENTITY:
-            yield from self._bound_methods(cls, uses, model)
             return
         uses = [use for use in uses if model.hash_consulted(use)]
         if not uses:
@@ -512,7 +517,7 @@ class IdentityHashStatic(ClassRule):
     def _bound_methods(self, cls, uses, model):
         """A bound method hashes and compares by its owner's identity, however the owner's class hashes."""
         for use in uses:
-            if not use.method or not model.hash_consulted(use):
+            if not use.method:
                 continue
             built = built_repeatedly(model, cls.qualname, [use])
             consequence = (
@@ -520,13 +525,19 @@ class IdentityHashStatic(ClassRule):
                 if built
                 else "each new owner would trace and compile again"
             )
+            name = model.symbols.short_name(use.function)
+            where = (
+                f"is held in `{use.parameter}`, a static leaf of the `{use.leaf_of.rpartition('.')[2]}` passed to "
+                f"`{name}` under `{use.spec.transform.name}`"
+                if use.leaf_of
+                else f"is passed as static argument `{use.parameter}` of `{name}`"
+            )
             yield self.finding(
                 use.path,
                 use.location,
-                f"a bound method `{cls.name}.{use.method}` is passed as static argument `{use.parameter}` of "
-                f"`{model.symbols.short_name(use.function)}`: it hashes and compares by the identity of its "
-                f"object, not by `{cls.name}`'s `__hash__`, and {consequence}. Pass the object itself (it hashes by "
-                f"value) and call `.{use.method}` inside, or pass a module-level function.",
+                f"a bound method `{cls.name}.{use.method}` {where}: it hashes and compares by the identity of its "
+                f"object, whatever `{cls.name}` defines, and {consequence}. Pass the object itself, of a class that "
+                f"is immutable and hashes by value, and call `.{use.method}` inside, or pass a module-level function.",
                 evidence=bool(built),
             )
 
@@ -641,6 +652,9 @@ class UnhashableStatic(ClassRule):
 
     - tuples, frozensets, primitives, frozen dataclasses, `NamedTuple` and
       `Enum` members as static arguments;
+    - a bound method of an unhashable class (`step(x, scaler.apply)` with a
+      plain `@dataclass` `Scaler`): it hashes by its object's identity, so
+      nothing raises (JAX101 and JAX102 speak of it);
     - lists, dicts and arrays passed as regular arguments: those are pytrees,
       traced, and need no hash;
     - classes jaxcheck cannot see into (an unknown base class, decorator or
