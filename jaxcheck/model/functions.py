@@ -144,17 +144,9 @@ class Functions:
     def bound_methods(self, made: Made) -> list[tuple[str, f.FunctionFacts]]:
         """(class, method) for a transform given `obj.method`, one pair per class `obj` may hold."""
         target = made.application.target
-        if made.nested is not None or target is None or target.kind != f.NAME or target.ref is None:
+        if made.nested is not None or target is None:
             return []
-        owner = target.ref.parent
-        if owner is None:
-            return []
-        found = []
-        for cls in self.symbols.instance_classes(owner):
-            method = self.symbols.find_method(cls, target.ref.last)
-            if method is not None and method.is_instance_method:
-                found.append((cls, method))
-        return found
+        return self.symbols.bound_methods(target)
 
     def closed_over(self, made: Made) -> dict[str, set[Chain]]:
         """For a lambda or nested function given to a transform: class -> what it

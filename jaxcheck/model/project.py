@@ -15,13 +15,12 @@ from functools import cached_property
 from typing import Iterable
 
 from jaxcheck import facts as f
-from jaxcheck.model.classes import VALUE, Classes, Field
+from jaxcheck.model.classes import VALUE, Classes
 from jaxcheck.model.constants import Constants
 from jaxcheck.model.functions import Functions
-from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.pytrees import aux_elements, static_fields
 from jaxcheck.model.state import State
-from jaxcheck.model.static_uses import FIELD, StaticUse, bound_method, find_static_uses, held_use
+from jaxcheck.model.static_uses import FIELD, StaticUse, find_static_uses, held_use
 from jaxcheck.model.symbols import Symbols
 from jaxcheck.model.transforms import Options
 from jaxcheck.model.values import Values
@@ -46,34 +45,7 @@ class Model:
 
     @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
-        return find_static_uses(self.symbols, self.state, self.functions.compiled, self._static_leaves)
-
-    def _static_leaves(self, cls: str, depth: int = 2) -> list[tuple[Field, str, str]]:
-        """The plain objects a pytree or graph node holds, which a framework that
-        splits it keys by their own hash: (field, class, "") for an object of a
-        project class, (field, owner's class, method) for a bound method. A
-        pytree held is split in turn."""
-        symbols, found = self.symbols, []
-        for field in self.classes.fields(cls):
-            given = [value for _, value in self.values.construction_arguments(cls, field)]
-            if field.value is not None:
-                given.append(field.value)
-            inner = set(self.values.held_classes(field))
-            for value in given:
-                owner = bound_method(symbols, value)
-                if owner is not None:
-                    found.append((field, owner[0], owner[1].name))
-                    continue
-                inner.update(symbols.value_classes(value))
-            for held in sorted(inner):
-                if held == cls or self.classes.traits(held) is None:
-                    continue
-                if symbols.is_pytree(held) or symbols.inherits(held, GRAPH_NODES):
-                    if depth:
-                        found.extend(self._static_leaves(held, depth - 1))
-                    continue
-                found.append((field, held, ""))
-        return found
+        return find_static_uses(self.symbols, self.state, self.functions.compiled, self.values.static_leaves)
 
     @cached_property
     def static_uses_by_class(self) -> dict[str, list[StaticUse]]:

@@ -242,10 +242,10 @@ def _call_site_uses(
                 reads = state.parameter_reads(function, name) if whole else Reads(opaque=True)
                 yield StaticUse(unhashable=unhashable, reads=reads, **common)
                 continue
-            owner = bound_method(symbols, value)
-            if owner is not None:
-                cls, method = owner
+            methods = symbols.bound_methods(value)
+            for cls, method in methods:
                 yield StaticUse(class_qualname=cls, reads=state.method_reads(cls, method), method=method.name, **common)
+            if methods:
                 continue
             for cls in symbols.value_classes(value):
                 reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
@@ -298,18 +298,3 @@ def _elements(value: f.Value, display: f.Value) -> list[tuple[f.Value, bool]]:
     if not elements or any(element.kind == f.OTHER and element.literal == "*" for element in elements):
         return [(value, False)]
     return [(element, True) for element in elements]
-
-
-def bound_method(symbols: Symbols, value: f.Value) -> tuple[str, f.FunctionFacts] | None:
-    """`obj.method` of a project class, read without a call: the owner's class
-    and the method. A bound method hashes and compares by its owner's identity."""
-    if value.kind != f.NAME or value.ref is None:
-        return None
-    owner = value.ref.parent
-    if owner is None:
-        return None
-    for cls in symbols.instance_classes(owner):
-        method = symbols.find_method(cls, value.ref.last)
-        if method is not None and method.is_instance_method and not method.is_property:
-            return cls, method
-    return None

@@ -268,6 +268,19 @@ class Symbols:
             return (built,)
         return self.instance_classes(value.ref) if value.kind == f.NAME and value.ref is not None else ()
 
+    def bound_methods(self, value: f.Value) -> list[tuple[str, f.FunctionFacts]]:
+        """`obj.method` read without a call, as (class, method), one pair per
+        project class `obj` may hold: a bound method, which hashes and
+        compares by its object's identity. A property is its value, not one."""
+        if value.kind != f.NAME or value.ref is None or value.ref.parent is None:
+            return []
+        found = []
+        for cls in self.instance_classes(value.ref.parent):
+            method = self.find_method(cls, value.ref.last)
+            if method is not None and method.is_instance_method and not method.is_property:
+                found.append((cls, method))
+        return found
+
     def constructed_class(self, value: f.Value) -> str | None:
         """The project class a call constructs, when `value` is such a call
         (`Config(...)`, or `cls(...)` in a classmethod of the class)."""

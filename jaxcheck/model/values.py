@@ -17,6 +17,7 @@ from jaxcheck.model.jax_api import (
     CONTAINER_TYPES,
     EQUINOX_MODULES,
     FIELD_SPECIFIERS,
+    GRAPH_NODES,
     NNX_STATIC,
     PARTIAL,
 )
@@ -283,6 +284,34 @@ class Values:
         if held is not None and held.kind == MUTABLE and value.kind in (f.LIST, f.DICT, f.SET, f.CALL):
             return None
         return held
+
+    # --- objects a framework splits into leaves ------------------------------------------------------
+
+    def static_leaves(self, cls: str, depth: int = 2) -> list[tuple[Field, str, str]]:
+        """The plain objects a pytree or graph node holds, which a framework that
+        splits it (`eqx.filter_jit`, `nnx.jit`) keys by their own hash: (field,
+        class, "") for an object of a project class, (field, its object's
+        class, method) for a bound method. A pytree held is split in turn."""
+        symbols, found = self.symbols, []
+        for field in self.classes.fields(cls):
+            given = [value for _, value in self.construction_arguments(cls, field)]
+            if field.value is not None:
+                given.append(field.value)
+            inner = set(self.held_classes(field))
+            for value in given:
+                methods = symbols.bound_methods(value)
+                found.extend((field, owner, method.name) for owner, method in methods)
+                if not methods:
+                    inner.update(symbols.value_classes(value))
+            for held in sorted(inner):
+                if held == cls or self.classes.traits(held) is None:
+                    continue
+                if symbols.is_pytree(held) or symbols.inherits(held, GRAPH_NODES):
+                    if depth:
+                        found.extend(self.static_leaves(held, depth - 1))
+                    continue
+                found.append((field, held, ""))
+        return found
 
     # --- construction sites -----------------------------------------------------------------------
 
