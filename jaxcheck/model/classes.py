@@ -312,6 +312,25 @@ class Classes:
         self._construction[qualname] = frozenset(names)
         return self._construction[qualname]
 
+    def hashed_fields(self, qualname: str) -> frozenset[str]:
+        """The fields a hand-written `__hash__` gives to `hash(...)` itself, alone
+        or in a tuple (`hash((self.w, self.b))`): hashing one that holds an array
+        raises. A field read some other way (`hash(self.w.shape)`) is not one."""
+        method = self.equality_method(qualname, "__hash__")
+        if method is None:
+            return frozenset()
+        names = set()
+        for value in method.returns:
+            if value.kind != f.CALL or value.dotted != "builtins.hash" or len(value.args) != 1:
+                continue
+            argument = value.args[0]
+            for item in argument.args if argument.kind == f.TUPLE else (argument,):
+                ref = item.ref
+                if item.kind == f.NAME and ref.function == method.qualname and ref.name == method.self_name:
+                    if len(ref.attributes) == 1:
+                        names.add(ref.attributes[0])
+        return frozenset(names)
+
     def equality_method(self, qualname: str, name: str) -> f.FunctionFacts | None:
         """The hand-written `__eq__`/`__hash__` a class uses, or None when a
         dataclass writes it (or none is written and object's is used)."""

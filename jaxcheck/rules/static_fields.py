@@ -490,7 +490,9 @@ class DynamicChildOfStatic(ClassRule):
 
     - the class hashes by value through a generated `__hash__` (a frozen
       dataclass, `unsafe_hash=True`) over a field holding an array, list, dict,
-      set or bytearray: `jax.jit` raises on the call;
+      set or bytearray, or through a hand-written one that gives such a field to
+      `hash(...)` itself (`hash((self.w, self.b))`; not `hash(self.w.shape)`):
+      `jax.jit` raises on the call;
     - or the code changes the field in place (`model.w[0] = 5.0`,
       `cfg.items.append(...)`), the jitted function reads it, and the class is
       otherwise immutable: a stale result (before JAX 0.11, or on any release
@@ -570,6 +572,9 @@ class DynamicChildOfStatic(ClassRule):
             and model.classes.equality_method(cls.qualname, "__hash__") is None
             and any(model.hash_consulted(use) for use in uses)
         )
+        hashed_by_hand = (
+            model.classes.hashed_fields(cls.qualname) if any(model.hash_consulted(use) for use in uses) else frozenset()
+        )
         reads = _read_by_uses(uses, cls.qualname, model)
         changed = {
             change.path[0]: change
@@ -580,16 +585,17 @@ class DynamicChildOfStatic(ClassRule):
         for field in sorted(model.classes.fields(cls.qualname), key=lambda field: (field.path, field.location)):
             if compared is not None and compared and field.name not in compared:
                 continue
-            holds = model.values.field_holds(cls.qualname, field, hashed_by_generated)
+            holds = model.values.field_holds(cls.qualname, field, hashed_by_generated or field.name in hashed_by_hand)
             if holds is None or field.name in seen:
                 continue
             held, sure = holds
             seen.add(field.name)
             where = uses_text(uses, model)
-            if hashed_by_generated and sure and held.startswith(_UNHASHABLE) and (field.compared or not field.declared):
+            generated = hashed_by_generated and (field.compared or not field.declared)
+            if sure and held.startswith(_UNHASHABLE) and (generated or field.name in hashed_by_hand):
                 consequence = (
-                    f"`{cls.name}`'s generated `__hash__` hashes it, so JAX raises `ValueError: Non-hashable "
-                    "static arguments are not supported` on the call"
+                    f"`{cls.name}`'s {'generated ' if generated else ''}`__hash__` hashes it, so JAX raises "
+                    "`ValueError: Non-hashable static arguments are not supported` on the call"
                 )
                 evidence = True
             elif field.name in changed and not traits.mutable:
