@@ -195,7 +195,7 @@ class FunctionFacts:
     # The module-level names (of any module) and enclosing functions' locals its
     # body reads, with the attributes read off them: what a trace bakes in.
     outer_reads: tuple[Ref, ...] = ()
-    loop_depth: int = 0  # how many loops of the enclosing function its `def` is in
+    loop_depth: int = 0  # how many loops of the enclosing function (or the module) its `def` is in
 
     def parameter_use(self, name: str) -> ParameterUse | None:
         for use in self.uses:

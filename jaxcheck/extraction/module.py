@@ -74,6 +74,7 @@ class _Extractor:
         self.outer_reads: dict[str, set[f.Ref]] = {}  # function -> module-level names and enclosing locals read
         self.discarded: list[f.Location] = []
         self.looped: list[f.Location] = []
+        self.defined_in_loop: set[str] = set()  # functions a `def` inside a loop makes anew on each turn
         self.loop_calls: set[tuple[str, f.Ref]] = set()
         self.item_writes: list[f.ItemWrite] = []
         self.repeated: list[f.Location] = []
@@ -258,6 +259,9 @@ class _Extractor:
             if param.default is not None:
                 self.scan(param.default, scope)
             parameters.append(f.Parameter(param.name.value, kind, annotation))
+        loop_depth = self.loop_depth.get(self._function_of(scope), 0) if scope.kind != CLASS else 0
+        if loop_depth:
+            self.defined_in_loop.add(inner.qualname)
         self.functions.append(
             f.FunctionFacts(
                 qualname=inner.qualname,
@@ -267,7 +271,7 @@ class _Extractor:
                 decorators=tuple(self.value(decorator.decorator, scope) for decorator in node.decorators),
                 uses=(),
                 class_qualname=scope.qualname if scope.kind == CLASS else "",
-                loop_depth=self.loop_depth.get(self._function_of(scope), 0) if scope.kind == FUNCTION else 0,
+                loop_depth=loop_depth,
             )
         )
         self.statements(body_statements(node.body), inner)
@@ -481,6 +485,8 @@ class _Extractor:
         prefix = self.module_name + "."
         if first.ref.name.startswith(prefix) and "." in first.ref.name[len(prefix) :]:
             return True  # a method of an object bound in this module (or of a class)
+        if first.ref.name in self.defined_in_loop:
+            return True
         nested = self.function_scopes.get(first.ref.name)
         return nested is not None and nested.parent is not None and nested.parent.kind == FUNCTION
 

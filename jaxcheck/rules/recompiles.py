@@ -32,6 +32,8 @@ class JitRecreatedPerCall(Rule):
     - a lambda: `jax.jit(lambda v: _body(v))`;
     - a function nested in the enclosing function: `jax.jit(inner)`, or
       `@jax.jit` on the nested `def`;
+    - a function whose `def` is inside the same loop, at module level too
+      (`for cfg in CONFIGS: def body(...): ...` then `jax.jit(body)(x)`);
     - a `functools.partial(...)`;
     - a bound method of an object whose class jaxcheck knows: `self._apply`, or
       `model.apply` with `model` bound to `Model(...)` or annotated `Model`;
@@ -275,6 +277,10 @@ def _made_anew(made: Made, model: Model) -> str | None:
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
+    if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
+        function = model.symbols.functions.get(target.ref.name)
+        if function is not None and function.loop_depth and not function.class_qualname:
+            return f"the function `{function.name}` (its `def` runs on every loop turn)"
     return model.values.per_instance_callable(target, "")
 
 
