@@ -338,9 +338,32 @@ class Classes:
             method = self.symbols.method(cls, name)
             if method is not None:
                 return method if method.is_instance_method else None
-            if self.is_dataclass_like(cls):
+            if self._writes(cls, name):
                 return None
         return None
+
+    def generated_by(self, qualname: str, name: str) -> str | None:
+        """The dataclass whose generated `__eq__`/`__hash__` a class uses, or None
+        when one is written by hand or none is generated. A `@dataclass(eq=False)`
+        writes neither, so it keeps its base's, which compare the base's fields only."""
+        for cls in self.symbols.mro(qualname):
+            if self.symbols.method(cls, name) is not None:
+                return None
+            if self._writes(cls, name):
+                return cls
+        return None
+
+    def _writes(self, qualname: str, name: str) -> bool:
+        """The dataclass machinery of the class sets `name` (to a method, or
+        `__hash__` to None), rather than leaving its base's in place."""
+        if not self.is_dataclass_like(qualname):
+            return False
+        options = self._dataclass(self.symbols.classes[qualname])
+        if not isinstance(options, Dataclass):
+            return True
+        if name == "__hash__":
+            return options.eq or options.unsafe_hash
+        return options.eq
 
 
 def defers_to_super(method: f.FunctionFacts) -> bool:

@@ -62,9 +62,15 @@ class IncompleteHash(ClassRule):
         `self.__class__` is part of it (`isinstance(other, Base)` does not tell a
         subclass from its base). At the top level JAX keys the type itself.
 
+    Also flags a field a `@dataclass(eq=False)` subclass adds when the jitted
+    function reads it: that subclass writes no `__eq__`/`__hash__`, so it keeps
+    the ones its base's dataclass generated, which compare the base's fields
+    only.
+
     Reported on the `def __eq__` line, and also on the `def __hash__` line when
-    `__hash__` leaves the same thing out; the message names what is left out
-    and the static use (`path:line`). A `__hash__` that leaves out only what
+    `__hash__` leaves the same thing out (for an `eq=False` subclass, on the
+    field it adds); the message names what is left out and the static use
+    (`path:line`). A `__hash__` that leaves out only what
     `__eq__` compares is not flagged: it merely collides (see below).
 
     ## Why is this bad?
@@ -235,6 +241,8 @@ class IncompleteHash(ClassRule):
         hash_ = model.classes.equality_method(cls.qualname, "__hash__")
         # Only `==` can make two different values one cache entry: a hash that
         # leaves something out merely collides, unless `==` leaves it out too.
+        if eq is None:
+            yield from self._inherited_generated(path, cls, wanted, uses, model)
         eq_missing, eq_typed = _left_out(eq, cls.qualname, wanted, sources, model)
         hash_missing, hash_typed = _left_out(hash_, cls.qualname, wanted, sources, model)
         for method, missing, untyped in (
@@ -260,6 +268,30 @@ class IncompleteHash(ClassRule):
                 "stale results. Put every such field in both `__eq__` and `__hash__`"
                 + (" and the type (`type(self)`)" if untyped else "")
                 + ", or let `@dataclass(frozen=True)` write them.",
+            )
+
+
+    def _inherited_generated(self, path, cls, wanted: set[str], uses, model: Model):
+        """A `@dataclass(eq=False)` subclass keeps the `__eq__` its base's
+        dataclass generated, which compares the base's fields only."""
+        base = model.classes.generated_by(cls.qualname, "__eq__")
+        if base is None or base == cls.qualname:
+            return
+        compared = {field.name for field in model.classes.fields(base) if field.compared}
+        reported = set()
+        for field in model.classes.fields(cls.qualname):
+            if field.name not in wanted or field.name in compared or field.name in reported:
+                continue
+            reported.add(field.name)
+            base_name = base.rpartition(".")[2]
+            yield self.finding(
+                field.path,
+                field.location,
+                f"`{cls.name}.{field.name}` is left out of the `__eq__` and `__hash__` that `{cls.name}` inherits "
+                f"from `{base_name}` (its `@dataclass(eq=False)` writes none), yet the compiled function reads it, "
+                f"and {uses_text(uses, model)}: values that differ only there compare equal and find each other's "
+                f"compiled function, which gives stale results. Drop `eq=False`, so that `@dataclass` writes both "
+                "over every field.",
             )
 
 
