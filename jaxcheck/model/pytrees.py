@@ -180,7 +180,9 @@ def static_fields(symbols: Symbols) -> list[StaticField]:
                 registered = True
                 names.update(_names(decorator.keyword("meta_fields")))
         for attribute in cls.attributes:
-            how = _specifier(attribute, registered)
+            how = _specifier(symbols, attribute.value, registered)
+            if how is None and any(ref.dotted == JAX_DATACLASSES_STATIC for ref in attribute.annotation):
+                how = "`jax_dataclasses.Static[...]`"
             if how is None and attribute.name in names:
                 how = "`register_dataclass(meta_fields=...)`"
             if how is not None:
@@ -202,16 +204,21 @@ def _names(value: f.Value | None) -> tuple[str, ...]:
     return tuple(name for name in value.literal if isinstance(name, str))
 
 
-def _specifier(attribute: f.ClassAttribute, registered: bool) -> str | None:
-    """How a class-body field is declared static, for messages; None when it is
-    not. `metadata={"static": True}` means something only to `register_dataclass`:
-    `registered` says whether the class was given to it."""
-    if any(ref.dotted == JAX_DATACLASSES_STATIC for ref in attribute.annotation):
-        return "`jax_dataclasses.Static[...]`"
-    value = attribute.value
+def _specifier(symbols: Symbols, value: f.Value | None, registered: bool, wrapped: bool = False) -> str | None:
+    """How a class-body field is declared static by the value it is given, for
+    messages; None when it is not. `metadata={"static": True}` means something
+    only to `register_dataclass`: `registered` says whether the class was given
+    to it. A project's own wrapper (`def static_field(): return
+    dataclasses.field(metadata={"static": True})`) counts when every return is one."""
     if value is None or value.kind != f.CALL:
         return None
     name = value.dotted
+    function = None if wrapped else symbols.lookup_function(value.ref)
+    if function is not None and function.returns:
+        inner = {_specifier(symbols, returned, registered, True) for returned in function.returns}
+        if len(inner) == 1 and None not in inner:
+            return f"`{function.name}()`, which returns {inner.pop()}"
+        return None
     if name in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
         return "`eqx.field(static=True)`"
     if name in ("equinox.static_field", "equinox._module.static_field"):

@@ -370,6 +370,8 @@ class ArrayInStaticField(_PytreeRule):
     - `nnx.static(...)`, in the class body or assigned in a method
       (`self.mask = nnx.static(mask)`);
     - `jax_dataclasses.Static[...]` and `jax_dataclasses.static_field()`;
+    - a project function every `return` of which is one of these
+      (`def static_field(**kw): return dataclasses.field(metadata={"static": True}, **kw)`);
 
     when the field holds an array, as far as the code says:
 
