@@ -91,6 +91,7 @@ SET = "set"
 TUPLE = "tuple"
 CONSTANT = "constant"  # number, string, bytes, bool, None, or a tuple of those
 LAMBDA = "lambda"  # args: its body, when kept
+GETATTRS = "getattrs"  # args: (the object, the names): `getattr(obj, name) for name in names`
 OTHER = "other"
 
 

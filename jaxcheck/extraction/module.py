@@ -521,6 +521,8 @@ class _Extractor:
         and its parameters' names as
         its literal; a dict display keeps its string keys as keywords.
 
+        A GETATTRS keeps its two names at any depth.
+
         A name a lambda or comprehension binds is a NAME whose ref is local to
         `LAMBDA_SCOPE` (`lambda p: p.mask` reads `p.mask` there): no scope defines it.
         """
@@ -531,7 +533,7 @@ class _Extractor:
         known = self._values.get(key)
         if known is None:
             known = self._value(node, scope, shadowed, depth)
-            if depth == 0 and (known.args or known.keywords or known.func):
+            if depth == 0 and known.kind != f.GETATTRS and (known.args or known.keywords or known.func):
                 known = replace(known, args=(), keywords=(), func=None)
             self._values[key] = known
         return known
@@ -595,6 +597,8 @@ class _Extractor:
             if all(element.kind == f.CONSTANT for element in elements):
                 literal = tuple(element.literal for element in elements)
             return f.Value(kind, location, args=elements, literal=literal)
+        if isinstance(node, cst.GeneratorExp):
+            return self._getattrs(node, scope, shadowed, depth) or f.Value(f.OTHER, location)
         if isinstance(node, cst.ListComp):
             return f.Value(f.LIST, location)
         if isinstance(node, cst.SetComp):
@@ -631,6 +635,26 @@ class _Extractor:
             operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
             return f.Value(f.OTHER, location, args=operands)
         return f.Value(f.OTHER, location)
+
+    def _getattrs(
+        self, node: cst.GeneratorExp, scope: Scope, shadowed: frozenset[str], depth: int
+    ) -> f.Value | None:
+        """`getattr(self, name) for name in self.aux_fields`: attributes named by a
+        list the class declares, as a base class's flatten reads them."""
+        loop, element = node.for_in, node.elt
+        if loop.inner_for_in is not None or loop.ifs or not isinstance(loop.target, cst.Name):
+            return None
+        if not (isinstance(element, cst.Call) and len(element.args) == 2 and dotted_name(element.func) == "getattr"):
+            return None
+        if scope.resolve_dotted("getattr").dotted != "builtins.getattr":
+            return None
+        name = element.args[1].value
+        if not isinstance(name, cst.Name) or name.value != loop.target.value or element.args[0].star:
+            return None
+        # Two names, kept at any depth: a flatten builds this inside `tuple(...)` inside its return.
+        owner = self.value(element.args[0].value, scope, shadowed, 0)
+        names = self.value(loop.iter, scope, shadowed, 0)
+        return f.Value(f.GETATTRS, self.location(node), args=(owner, names))
 
     def _call_value(
         self, node: cst.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int

@@ -105,8 +105,44 @@ def _of_function(symbols: Symbols, function: f.FunctionFacts, cls: str | None, h
         for pair in [returned, *_bound(symbols, returned)]:
             if pair.kind == f.TUPLE and len(pair.args) == 2:
                 for value in _spread(symbols, pair.args[1]):
-                    elements.append(AuxElement(value, path, cls, subject, f"`{shown}`"))
+                    declared = _declared(symbols, value, subject, cls)
+                    if declared is None:
+                        elements.append(AuxElement(value, path, cls, subject, f"`{shown}`"))
+                        continue
+                    where, owner, names = declared
+                    how = f"`{shown}` (from the names in `{owner}`)"
+                    elements.extend(AuxElement(name, where, cls, subject, how) for name in names)
     return elements
+
+
+def _declared(
+    symbols: Symbols, value: f.Value, subject: Ref | None, cls: str | None
+) -> tuple[str, str, list[f.Value]] | None:
+    """For `tuple(getattr(self, n) for n in self.aux_fields)`: (file, how messages
+    name the list, `self.<name>` for each name the class declares there, located
+    at that name); None for any other value. The class declaring the list is at
+    fault, not the base's flatten every subclass shares."""
+    if value.kind == f.CALL and value.dotted in ("builtins.tuple", "builtins.list") and len(value.args) == 1:
+        value = value.args[0]
+    if value.kind != f.GETATTRS or cls is None or subject is None:
+        return None
+    owner, names = value.args
+    if owner.ref != subject or names.ref is None or names.ref.base != subject or len(names.ref.attributes) != 1:
+        return None
+    attribute = names.ref.attributes[0]
+    for declaring in symbols.mro(cls):
+        for given in symbols.classes[declaring].attributes:
+            if given.name != attribute:
+                continue
+            if given.value is None or given.value.kind not in (f.TUPLE, f.LIST):
+                return None
+            found = [
+                f.Value(f.NAME, item.location, Ref(subject.name, subject.function, (item.literal,)))
+                for item in given.value.args
+                if item.kind == f.CONSTANT and isinstance(item.literal, str)
+            ]
+            return symbols.path_of[declaring], f"{symbols.short_name(declaring)}.{attribute}", found
+    return None
 
 
 def _helper(symbols: Symbols, returned: f.Value, subject: Ref | None, cls: str | None) -> f.FunctionFacts | None:

@@ -146,8 +146,11 @@ class ArrayInAuxData(_PytreeRule):
     looks at each item when it is a tuple (`(self.n, self.mask)`), also through
     one local name (`aux = (self.n, self.mask)`, `m = self.mask`), and into the
     helpers whose result the flatten returns (`return self._flatten()`,
-    `return _flatten(self)`), two levels deep. An element holds an array when it
-    is:
+    `return _flatten(self)`), two levels deep. A flatten that reads the names a
+    class declares (`tuple(getattr(self, n) for n in self.aux_fields)`, often
+    in a base class) gives one element per name in the registered class's
+    `aux_fields = ("name", "matrix")`, reported at that name. An element holds
+    an array when it is:
 
     - made by an array constructor: `np.`/`jnp.` `array`, `asarray`, `zeros`,
       `ones`, `empty`, `full`, `arange`, `linspace`, `eye`, `identity`, the
