@@ -225,6 +225,13 @@ class FunctionFacts:
         return not any(decorator.dotted in _NOT_INSTANCE_METHODS for decorator in self.decorators)
 
     @property
+    def is_classmethod(self) -> bool:
+        """Defined in a class body under `@classmethod`: the class comes first, passed implicitly."""
+        return bool(self.class_qualname and self.parameters) and any(
+            decorator.dotted == "builtins.classmethod" for decorator in self.decorators
+        )
+
+    @property
     def self_name(self) -> str:
         """The name of `self` for an instance method; "" otherwise."""
         return self.parameters[0].name if self.is_instance_method else ""

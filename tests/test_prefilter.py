@@ -78,6 +78,8 @@ def test_every_shape_a_rule_looks_at_passes(text):
         # A module-level value changed, but nothing jitted to bake it in.
         "SCALES['a'] = 4.0\nREGISTRY.append(g)\n",
         "@jax.jit\ndef f(x):\n    return x * SCALE\n",
+        # eqx.filter_vmap keeps no cache: an object it reads is read afresh on each call.
+        "@eqx.filter_vmap(in_axes=(None, 0))\ndef step(model, x): ...\nschedule.rate = 3.0\n",
     ],
 )
 def test_files_with_nothing_to_find_are_skipped(text):

@@ -14,13 +14,14 @@ from typing import Callable
 from jaxcheck import facts as f
 from jaxcheck.model.classes import Field
 from jaxcheck.model.functions import Compiled
-from jaxcheck.model.jax_api import GRAPH_NODES
+from jaxcheck.model.jax_api import GRAPH_NODES, PARTIAL
 from jaxcheck.model.state import Reads, State
 from jaxcheck.model.symbols import Symbols
 from jaxcheck.model.transforms import StaticSpec
 
 SELF, ANNOTATION, CALL_SITE, FIELD = "self", "annotation", "call", "field"
 _IMMUTABLE_COPIES = frozenset({"builtins.frozenset", "builtins.tuple"})
+_TRACING_METHODS = frozenset({"lower", "trace", "eval_shape"})  # of a jitted function: they key its cache
 
 
 @dataclass(frozen=True)
@@ -102,10 +103,12 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
                     bound[name].append(target)
                 else:
                     direct[name.name].append(target)
+    callers = _Callers(symbols)
     for module in symbols.modules.values():
-        for enclosing, call in module.calls:
+        for enclosing, written in module.calls:
+            call = _runs(written)
             for target, shift in _callees(symbols, module.path, call, direct, bound, methods, immediate):
-                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift, leaves))
+                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift, leaves, callers))
     return tuple(uses)
 
 
@@ -158,6 +161,17 @@ def _declared_uses(symbols: Symbols, state: State, target: _Target):
             yield StaticUse(path, target.spec.location, function.qualname, name, target.spec, ANNOTATION, cls, reads)
 
 
+def _runs(call: f.Value) -> f.Value:
+    """The call of a jitted function that `call` stands for: each call of
+    `functools.partial(step, cfg=cfg)` is `step(..., cfg=cfg)`."""
+    if call.dotted == PARTIAL and call.args and call.args[0].kind in (f.NAME, f.CALL):
+        function = call.args[0]
+        if function.kind == f.NAME:
+            return f.Value(f.CALL, call.location, function.ref, call.args[1:], call.keywords)
+        return f.Value(f.CALL, call.location, None, call.args[1:], call.keywords, func=function)
+    return call
+
+
 def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods, immediate):
     """The transformed functions a call runs, with 1 when `self` is implicit."""
     if call.func is not None and (path, call.func.key) in immediate:
@@ -165,10 +179,17 @@ def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods,
         return
     if call.ref is None:
         return
+    # `step.lower(x, cfg=cfg)` (or `.trace`, `.eval_shape`) traces `step(x, cfg=cfg)` and keys the same cache.
+    traced = call.ref.parent if call.ref.last in _TRACING_METHODS else None
+    if traced is not None and traced.is_local:
+        yield from ((target, 0) for target in bound.get(traced, ()))
+    elif traced is not None:
+        yield from ((target, 0) for target in direct.get(symbols.canonical(traced).name, ()))
     if call.ref.is_local:
         yield from ((target, 0) for target in bound.get(call.ref, ()))
     else:
-        yield from ((target, 0) for target in direct.get(symbols.canonical(call.ref).name, ()))
+        # `Model.apply(x)` of a jitted classmethod passes the class first, implicitly.
+        yield from ((target, int(target.function.is_classmethod)) for target in direct.get(symbols.canonical(call.ref).name, ()))
     owner = call.ref.parent
     if owner is not None and call.ref.last in methods:
         for cls in symbols.instance_classes(owner):
@@ -213,8 +234,51 @@ def _keywords(call: f.Value) -> list[tuple[str, f.Value]]:
     return found
 
 
+class _Callers:
+    """What the callers of a plain function pass it, indexed on first use: a
+    helper that hands its parameter on to a jitted function makes static what
+    its own callers pass (`def run(x, cfg): return step(x, cfg=cfg)`)."""
+
+    def __init__(self, symbols: Symbols) -> None:
+        self.symbols = symbols
+        self._calls: dict[str, list[f.Value]] | None = None
+
+    def passed(self, ref: f.Ref) -> list[f.Value]:
+        """The arguments the callers of `ref.function` give for the parameter `ref` names."""
+        function = self.symbols.functions.get(ref.function)
+        if function is None or function.is_instance_method or ref.attributes:
+            return []
+        if not any(parameter.name == ref.name for parameter in function.parameters):
+            return []  # a local of the function, not a parameter
+        if self._calls is None:
+            self._calls = defaultdict(list)
+            for module in self.symbols.modules.values():
+                for _, call in module.calls:
+                    callee = self.symbols.lookup_function(call.ref) if call.ref is not None else None
+                    if callee is not None:
+                        self._calls[callee.qualname].append(call)
+        positional = function.positional
+        position = positional.index(ref.name) if ref.name in positional else None
+        found = []
+        for call in self._calls.get(function.qualname, ()):
+            if position is not None and position < len(call.args) and not any(
+                arg.kind == f.OTHER and arg.literal == "*" for arg in call.args[: position + 1]
+            ):
+                found.append(call.args[position])
+            found.extend(value for key, value in call.keywords if key == ref.name)
+        return found
+
+
 def _call_site_uses(
-    symbols: Symbols, state: State, path: str, enclosing: str, call: f.Value, target: _Target, shift: int, leaves: Leaves | None
+    symbols: Symbols,
+    state: State,
+    path: str,
+    enclosing: str,
+    call: f.Value,
+    target: _Target,
+    shift: int,
+    leaves: Leaves | None,
+    callers: _Callers,
 ):
     function = target.function
     transform = target.spec.transform
@@ -247,7 +311,11 @@ def _call_site_uses(
                 yield StaticUse(class_qualname=cls, reads=state.method_reads(cls, method), method=method.name, **common)
             if methods:
                 continue
-            for cls in symbols.value_classes(value):
+            classes = symbols.value_classes(value)
+            if not classes and value.kind == f.NAME and value.ref is not None and value.ref.function == enclosing:
+                # A parameter of the enclosing function: what its callers pass, one call up.
+                classes = tuple(dict.fromkeys(cls for given in callers.passed(value.ref) for cls in symbols.value_classes(given)))
+            for cls in classes:
                 reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
                 yield StaticUse(class_qualname=cls, reads=reads, **common)
 

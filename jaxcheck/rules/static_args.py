@@ -8,6 +8,9 @@ identity, or that cannot be hashed, breaks that cache.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from jaxcheck.facts import Ref
 from jaxcheck.model.classes import IDENTITY, UNHASHABLE, VALUE
 from jaxcheck.model.evidence import Staleness, built_repeatedly, later_changes, runs_repeatedly
 from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, since
@@ -50,7 +53,11 @@ class MutableStatic(Rule):
       an element of a static tuple or frozenset (hashed through its
       elements), a bound method `obj.method` of it passed as a static
       argument, or `self` of a method jitted with argument 0 or `"self"`
-      static. Under `eqx.filter_jit`/`filter_pmap` an object of a plain class
+      static. A call is also `functools.partial(step, cfg=cfg)` (each call of
+      the partial passes `cfg`) and `step.lower(x, cfg=cfg)` (or `.trace`,
+      `.eval_shape`); a parameter of a plain function passed on
+      (`def run(x, cfg): return step(x, cfg=cfg)`) holds what the callers of
+      that function pass, one call up. Under `eqx.filter_jit`/`filter_pmap` an object of a plain class
       is static wherever it sits in an argument, in the field of an
       `eqx.Module` too; under `nnx.jit` so is one held in an attribute of an
       `nnx.Module` argument.
@@ -244,6 +251,52 @@ class MutableStatic(Rule):
                     f"held by a static value is static too. {_fix(cls.name)}"
                 )
                 yield from about_uses([self.finding(path, cls.location, message, evidence=False)], nested)
+        yield from self._class_objects(model)
+
+    def _class_objects(self, model: Model):
+        """A jitted classmethod whose `cls` is static keys its cache on the class
+        object, which hashes by identity: a class attribute it reads and the
+        project reassigns (`Model.scale = 3.0`) leaves the compiled code stale."""
+        seen = set()
+        for item in model.functions.compiled:
+            function, spec = item.function, item.application.spec
+            if spec is None or not function.is_classmethod or function.qualname in seen:
+                continue
+            name = function.parameters[0].name
+            if 0 not in spec.argnums and name not in spec.argnames:
+                continue
+            seen.add(function.qualname)
+            reads = model.state.parameter_reads(function, name).attributes
+            owner = function.class_qualname
+            written = [Ref(owner)] + [
+                Ref(method.parameters[0].name, method.qualname)
+                for method in model.symbols.methods(owner)
+                if method.is_classmethod
+            ]
+            change = next(
+                (
+                    (write, path)
+                    for ref in written
+                    for write, path in model.symbols.writes.get(ref, ())
+                    if write.attribute in reads
+                ),
+                None,
+            )
+            if change is None:
+                continue
+            write, path = change
+            cls = model.symbols.classes[owner]
+            finding = self.finding(
+                model.symbols.path_of[owner],
+                cls.location,
+                f"`{cls.name}` itself is static argument `{name}` of `{model.symbols.short_name(function.qualname)}` "
+                f"under `{spec.transform.name}` ({item.path}:{spec.location.line}), and "
+                f"`{cls.name}.{write.attribute} = ...` at {path}:{write.location.line} changes what the compiled "
+                "function read of it: a class hashes by identity, so the next call silently reuses the function "
+                f"compiled for the old value. Pass `{name}.{write.attribute}` to the jitted function as a regular "
+                "(traced) argument, or keep class attributes constant.",
+            )
+            yield replace(finding, about=tuple(sorted({item.path, path})))
 
     def _outermost(self, model: Model, qualname: str, path: str, traits, uses: list[StaticUse]):
         """The class as the static object itself: stale through its own state or its fields'."""
