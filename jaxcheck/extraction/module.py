@@ -623,13 +623,14 @@ class _Extractor:
         if isinstance(node, cst.NamedExpr):
             return self.value(node.value, scope, shadowed, depth)
         if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
-            # `items or []`: the fallback is what the default path stores.
-            return self.value(node.right, scope, shadowed, depth)
+            # `items or []`: what the default path stores, but not what every run builds.
+            return f.Value(f.OTHER, location, args=(self.value(node.right, scope, shadowed, depth - 1),), literal=f.FALLBACK)
         if isinstance(node, cst.IfExp):
             # `[] if items is None else items`: a mutable display on either branch is stored on some path.
             for branch in (node.body, node.orelse):
                 if isinstance(branch, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
-                    return self.value(branch, scope, shadowed, depth)
+                    fallback = self.value(branch, scope, shadowed, depth - 1)
+                    return f.Value(f.OTHER, location, args=(fallback,), literal=f.FALLBACK)
             return f.Value(f.OTHER, location)
         if isinstance(node, cst.BinaryOperation):
             operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))

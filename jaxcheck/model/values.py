@@ -173,6 +173,8 @@ class Values:
         `subject` is the object being flattened (its fields are looked up in
         `cls`); None when the expression is not in a flatten.
         """
+        if value.kind == f.OTHER and value.literal == f.FALLBACK and value.args:
+            return self.value_holds(value.args[0], cls, subject)  # `items or []`: the list, on the default path
         if value.kind in _DISPLAYS:
             return Held(MUTABLE, f"a {_DISPLAYS[value.kind]}")
         if value.kind == f.LAMBDA:
