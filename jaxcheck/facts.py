@@ -93,7 +93,7 @@ CONSTANT = "constant"  # number, string, bytes, bool, None, or a tuple of those
 LAMBDA = "lambda"  # args: its body, when kept
 GETATTRS = "getattrs"  # args: (the object, the names): `getattr(obj, name) for name in names`
 OTHER = "other"
-FALLBACK = "or"  # the literal of an OTHER that may be its one arg: `items or []`, `[] if items is None else items`
+FALLBACK = "or"  # the literal of an OTHER that may be any of its args: `items or []`, `a if c else b`
 
 
 # Transforms that wrap a function without a cache of their own: `jax.jit(jax.vmap(fn))`

@@ -626,12 +626,11 @@ class _Extractor:
             # `items or []`: what the default path stores, but not what every run builds.
             return f.Value(f.OTHER, location, args=(self.value(node.right, scope, shadowed, depth - 1),), literal=f.FALLBACK)
         if isinstance(node, cst.IfExp):
-            # `[] if items is None else items`: a mutable display on either branch is stored on some path.
-            for branch in (node.body, node.orelse):
-                if isinstance(branch, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
-                    fallback = self.value(branch, scope, shadowed, depth - 1)
-                    return f.Value(f.OTHER, location, args=(fallback,), literal=f.FALLBACK)
-            return f.Value(f.OTHER, location)
+            # `[] if items is None else items`: either branch is stored on some path.
+            branches = (node.body, node.orelse)
+            return f.Value(
+                f.OTHER, location, args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches), literal=f.FALLBACK
+            )
         if isinstance(node, cst.BinaryOperation):
             operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
             return f.Value(f.OTHER, location, args=operands)

@@ -300,8 +300,8 @@ class Symbols:
     def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
         """"list", "dict", "set", "bytearray" or "array" when `value` is surely one
         (or is on the path a fallback takes, `items or []`); else ""."""
-        if value.kind == f.OTHER and value.literal == f.FALLBACK and value.args:
-            return self.unhashable_kind(value.args[0], follow_names)
+        if value.kind == f.OTHER and value.literal == f.FALLBACK:
+            return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names))), "")
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
         if value.kind == f.CALL:

@@ -136,6 +136,11 @@ class Values:
             return "a lambda"
         if value.kind == f.CALL and value.dotted == PARTIAL:
             return "a `functools.partial` object"
+        if value.kind == f.OTHER and value.literal == f.FALLBACK and value.args:
+            made = [self.per_instance_callable(arg, class_qualname) for arg in value.args]
+            return made[0] if None not in made else None  # `self._relu if relu else self._tanh`
+        if value.kind == f.CALL and class_qualname and value.ref is not None and value.ref.is_local:
+            return self._returned_callable(value.ref, class_qualname)
         if value.kind != f.NAME or value.ref is None:
             return None
         ref = value.ref
@@ -165,6 +170,18 @@ class Values:
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 
+    def _returned_callable(self, ref: f.Ref, class_qualname: str) -> str | None:
+        """`self._pick()`: a method of the class every `return` of which is a callable made per instance."""
+        base = ref.parent
+        caller = self.symbols.functions.get(base.function) if base is not None else None
+        if caller is None or base.attributes or base.name != caller.self_name:
+            return None
+        method = self.symbols.find_method(class_qualname, ref.last)
+        if method is None or not method.is_instance_method or not method.returns:
+            return None
+        made = [self.per_instance_callable(returned, class_qualname) for returned in method.returns]
+        return f"{made[0]} (returned by `self.{ref.last}()`)" if None not in made else None
+
     # --- what a tree's structure holds ------------------------------------------------------------
 
     def value_holds(self, value: f.Value, cls: str | None = None, subject: f.Ref | None = None) -> Held | None:
@@ -173,8 +190,9 @@ class Values:
         `subject` is the object being flattened (its fields are looked up in
         `cls`); None when the expression is not in a flatten.
         """
-        if value.kind == f.OTHER and value.literal == f.FALLBACK and value.args:
-            return self.value_holds(value.args[0], cls, subject)  # `items or []`: the list, on the default path
+        if value.kind == f.OTHER and value.literal == f.FALLBACK:
+            # `items or []`: the list, on the default path.
+            return next((held for arg in value.args if (held := self.value_holds(arg, cls, subject))), None)
         if value.kind in _DISPLAYS:
             return Held(MUTABLE, f"a {_DISPLAYS[value.kind]}")
         if value.kind == f.LAMBDA:

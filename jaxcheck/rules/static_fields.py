@@ -679,7 +679,9 @@ class BoundMethodField(ClassRule):
       `self.f = functools.partial(...)` (or `partial(...)` imported from
       `functools`);
     - the same values through `object.__setattr__(self, "f", ...)`, as in the
-      `__post_init__` of a frozen dataclass;
+      `__post_init__` of a frozen dataclass, also when a method of the class
+      returns them (`self._pick()` returning `self._relu if ... else
+      self._tanh`);
     - at a construction site inside a function: `Cfg(fn=lambda x: ...)`,
       `Cfg(fn=partial(...))`, `Cfg(fn=inner)`, or `Cfg(fn=obj.method)` with
       `obj` bound to `Helper(...)` in that function, keyword or positional,
