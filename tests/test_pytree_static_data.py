@@ -726,3 +726,37 @@ def test_cache_round_trip_keeps_the_pytree_facts():
         (line_of(ROUND_TRIP, "mask: jax.Array"), "JAX302"),
         (line_of(ROUND_TRIP, "return (self.x,), (len("), "JAX303"),
     }
+
+
+def test_a_library_specifier_stays_known_when_the_library_is_analysed_too():
+    """Analysed beside its users (a site-packages folder), `flax.struct.field` is a
+    project function whose returns are no specifier jaxcheck knows by name: the
+    name still decides, so its static fields are not lost to the wrapper rule."""
+    library = facts_from_source(
+        "import dataclasses\n\n\ndef field(pytree_node=True, **kwargs):\n"
+        "    return dataclasses.field(metadata={'pytree_node': pytree_node}, **kwargs)\n",
+        "flax/struct.py",
+        "flax.struct",
+    )
+    user = textwrap.dedent(
+        """\
+        import jax
+        import jax.numpy as jnp
+        from flax import struct
+
+
+        @struct.dataclass
+        class Layer:
+            w: jax.Array
+            mask: jax.Array = struct.field(pytree_node=False)
+
+
+        @jax.jit
+        def apply(layer, x):
+            return jnp.sum(layer.w * layer.mask * x)
+        """
+    )
+    found = model_findings([library, facts_from_source(user, "app.py", "app")], "default")
+    assert {(finding.path, finding.line, finding.code) for finding in found} == {
+        ("app.py", line_of(user, "mask: jax.Array"), "JAX302")
+    }

@@ -248,13 +248,20 @@ def _specifier(symbols: Symbols, value: f.Value | None, registered: bool, wrappe
     dataclasses.field(metadata={"static": True})`) counts when every return is one."""
     if value is None or value.kind != f.CALL:
         return None
-    name = value.dotted
-    function = None if wrapped else symbols.lookup_function(value.ref)
+    known = _known_specifier(value, registered)
+    if known is not None or wrapped:
+        return known
+    function = symbols.lookup_function(value.ref)
     if function is not None and function.returns:
         inner = {_specifier(symbols, returned, registered, True) for returned in function.returns}
         if len(inner) == 1 and None not in inner:
             return f"`{function.name}()`, which returns {inner.pop()}"
-        return None
+    return None
+
+
+def _known_specifier(value: f.Value, registered: bool) -> str | None:
+    """The specifiers of the libraries, by name (also when the library itself is analysed)."""
+    name = value.dotted
     if name in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
         return "`eqx.field(static=True)`"
     if name in ("equinox.static_field", "equinox._module.static_field"):
