@@ -9,7 +9,7 @@ identity-hashed object, and no callable created per instance.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.model.classes import VALUE, Field
+from jaxcheck.model.classes import IDENTITY, VALUE, Field
 from jaxcheck.model.evidence import built_repeatedly, runs_repeatedly
 from jaxcheck.model.jax_api import ABSTRACT_DECORATORS
 from jaxcheck.model.jax_versions import STALE, outcomes
@@ -293,6 +293,28 @@ class IncompleteHash(ClassRule):
                 f"compiled function, which gives stale results. Drop `eq=False`, so that `@dataclass` writes both "
                 "over every field.",
             )
+
+
+def _stored_method(value: f.Value | None, class_qualname: str, model: Model) -> str | None:
+    """A bound method stored on an object: of itself (`self.method_a`), of an
+    object it holds (`self.component.run`), or another per-instance callable."""
+    made = model.values.per_instance_callable(value, class_qualname)
+    if made is not None or value is None or value.kind != f.NAME or value.ref is None:
+        return made
+    ref = value.ref
+    function = model.symbols.functions.get(ref.function)
+    if function is None or ref.name != function.self_name or len(ref.attributes) != 2:
+        return None
+    for field in model.classes.fields(class_qualname):
+        if field.name == ref.attributes[0]:
+            given = field.value.ref if field.value is not None and field.value.kind == f.NAME else None
+            # What the field holds: its own annotation or construction, or the annotated parameter it is given.
+            owners = [*model.values.held_classes(field), *(model.symbols.instance_classes(given) if given else ())]
+            for held in owners:
+                method = model.symbols.find_method(held, ref.attributes[1])
+                if method is not None and method.is_instance_method and not method.is_property:
+                    return f"the bound method `self.{'.'.join(ref.attributes)}`"
+    return None
 
 
 def _left_out(method, class_qualname: str, wanted: set[str], sources: dict, model: Model):
@@ -852,7 +874,11 @@ class BoundMethodField(ClassRule):
     loop, or in a public function of a public module the project never calls
     itself. `strict` reports every per-instance callable stored in a static
     class, as the design standard asks: only singletons may hash by identity.
-    No option is specific to JAX105.
+    It also reports, in a class hashed by identity, a bound method stored in an
+    attribute the jitted function calls (`self.run_part = self.component.run`):
+    the compiled code keeps the method it was traced with, and storing another
+    one later leaves the key unchanged (the default profile reports that change
+    as JAX101). No option is specific to JAX105.
 
     ## Known problems
 
@@ -915,17 +941,35 @@ class BoundMethodField(ClassRule):
         if not uses:
             return
         built = built_repeatedly(model, cls.qualname, uses)
+        # A class hashed by identity is one key however its fields change: a method
+        # it stores and the jit calls is baked into the compiled code (standard only).
+        baked = _read_by_uses(uses, cls.qualname, model) if traits.hashing == IDENTITY else None
         for method in model.symbols.classes[cls.qualname].methods:
             function = model.symbols.functions[method]
             if not function.is_instance_method:
                 continue
             for write, write_path in model.symbols.writes.get(f.Ref(function.self_name, method), ()):
+                what = f"`{cls.name}.{write.attribute}`"
+                if baked is not None and write.attribute in baked.attributes:
+                    made = _stored_method(write.value, cls.qualname, model)
+                    if made is not None:
+                        yield self._baked(write_path, write.location, what, made, uses, model)
+                    continue
                 if compared is not None and write.attribute not in compared:
                     continue  # not part of `==`: it cannot split the cache
                 made = model.values.per_instance_callable(write.value, cls.qualname)
                 if made is not None:
-                    what = f"`{cls.name}.{write.attribute}`"
                     yield self._finding(write_path, write.location, what, made, uses, built, model)
+
+    def _baked(self, path, location, what, made, uses, model: Model):
+        return self.finding(
+            path,
+            location,
+            f"{what} is given {made}, and {uses_text(uses, model)}: the compiled code calls the method it was "
+            "traced with, and an object hashed by identity stays the same key when another is stored there later. "
+            "Call the component's method (`self.component.run(x)`), or pass what changes as a regular argument.",
+            evidence=False,
+        )
 
     def _construction_sites(self, model: Model):
         """`Cfg(fn=obj.method)` where the object built reaches a static position."""
