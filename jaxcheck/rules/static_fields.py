@@ -965,9 +965,10 @@ class BoundMethodField(ClassRule):
         return self.finding(
             path,
             location,
-            f"{what} is given {made}, and {uses_text(uses, model)}: the compiled code calls the method it was "
+            f"{what} is given {made}, and {uses_text(uses, model)}: the compiled code keeps the callable it was "
             "traced with, and an object hashed by identity stays the same key when another is stored there later. "
-            "Call the component's method (`self.component.run(x)`), or pass what changes as a regular argument.",
+            "Call the method where it is needed (`self.component.run(x)`) instead of storing it, or pass what "
+            "changes as a regular argument.",
             evidence=False,
         )
 
