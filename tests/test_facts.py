@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
+from pathlib import Path
 
 import pytest
 
 from jaxcheck import facts as f
 from jaxcheck.extraction import facts_from_source
+from jaxcheck.loading.codec import decode, encode
 
 
 def facts(src: str, module: str = "pkg.m", is_package: bool = False) -> f.ModuleFacts:
@@ -565,3 +568,14 @@ def test_locations_with_lone_cr_line_endings():
     module = facts_from_source(src, "m.py", "pkg.m")
     assert function(module, "pkg.m.f").location == loc(3, 1)
     assert cls(module, "pkg.m.A").location == loc(5, 1)
+
+
+FIXTURES = sorted((Path(__file__).resolve().parent.parent / "fixtures").glob("JAX*/*.py"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_the_facts_of_every_fixture_survive_the_cache(path):
+    """Every kind of fact the fixtures give (fallbacks, declared aux names, ...) comes
+    back from the cache's JSON equal, so a warm run judges what a cold one does."""
+    facts = facts_from_source(path.read_text(encoding="utf-8"), str(path), f"pkg.{path.stem}")
+    assert decode(json.loads(json.dumps(encode(facts)))) == facts

@@ -246,8 +246,8 @@ class _Callers:
     def passed(self, ref: f.Ref) -> list[f.Value]:
         """The arguments the callers of `ref.function` give for the parameter `ref` names."""
         function = self.symbols.functions.get(ref.function)
-        if function is None or function.is_instance_method or ref.attributes:
-            return []
+        if function is None or function.is_instance_method or function.is_classmethod or ref.attributes:
+            return []  # a method's callers pass its first parameter implicitly
         if not any(parameter.name == ref.name for parameter in function.parameters):
             return []  # a local of the function, not a parameter
         if self._calls is None:

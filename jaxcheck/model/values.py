@@ -170,6 +170,28 @@ class Values:
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 
+    def stored_method(self, value: f.Value | None, class_qualname: str) -> str | None:
+        """A callable stored on an object of `class_qualname` that is bound to some
+        object: one made per instance (see `per_instance_callable`), or a bound
+        method of an object a field holds (`self.component.run`), whose class is
+        the field's, or that of the annotated parameter it was given."""
+        made = self.per_instance_callable(value, class_qualname)
+        if made is not None or value is None or value.kind != f.NAME or value.ref is None:
+            return made
+        ref = value.ref
+        function = self.symbols.functions.get(ref.function)
+        if function is None or ref.name != function.self_name or len(ref.attributes) != 2:
+            return None
+        for field in self.classes.fields(class_qualname):
+            if field.name != ref.attributes[0]:
+                continue
+            given = field.value.ref if field.value is not None and field.value.kind == f.NAME else None
+            for held in [*self.held_classes(field), *(self.symbols.instance_classes(given) if given else ())]:
+                method = self.symbols.find_method(held, ref.attributes[1])
+                if method is not None and method.is_instance_method and not method.is_property:
+                    return f"the bound method `self.{'.'.join(ref.attributes)}`"
+        return None
+
     def _returned_callable(self, ref: f.Ref, class_qualname: str) -> str | None:
         """`self._pick()`: a method of the class every `return` of which is a callable made per instance."""
         base = ref.parent

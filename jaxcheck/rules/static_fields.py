@@ -295,28 +295,6 @@ class IncompleteHash(ClassRule):
             )
 
 
-def _stored_method(value: f.Value | None, class_qualname: str, model: Model) -> str | None:
-    """A bound method stored on an object: of itself (`self.method_a`), of an
-    object it holds (`self.component.run`), or another per-instance callable."""
-    made = model.values.per_instance_callable(value, class_qualname)
-    if made is not None or value is None or value.kind != f.NAME or value.ref is None:
-        return made
-    ref = value.ref
-    function = model.symbols.functions.get(ref.function)
-    if function is None or ref.name != function.self_name or len(ref.attributes) != 2:
-        return None
-    for field in model.classes.fields(class_qualname):
-        if field.name == ref.attributes[0]:
-            given = field.value.ref if field.value is not None and field.value.kind == f.NAME else None
-            # What the field holds: its own annotation or construction, or the annotated parameter it is given.
-            owners = [*model.values.held_classes(field), *(model.symbols.instance_classes(given) if given else ())]
-            for held in owners:
-                method = model.symbols.find_method(held, ref.attributes[1])
-                if method is not None and method.is_instance_method and not method.is_property:
-                    return f"the bound method `self.{'.'.join(ref.attributes)}`"
-    return None
-
-
 def _left_out(method, class_qualname: str, wanted: set[str], sources: dict, model: Model):
     """(wanted fields whose sources a hand-written method does not read, whether it reads the type).
 
@@ -951,7 +929,7 @@ class BoundMethodField(ClassRule):
             for write, write_path in model.symbols.writes.get(f.Ref(function.self_name, method), ()):
                 what = f"`{cls.name}.{write.attribute}`"
                 if baked is not None and write.attribute in baked.attributes:
-                    made = _stored_method(write.value, cls.qualname, model)
+                    made = model.values.stored_method(write.value, cls.qualname)
                     if made is not None:
                         yield self._baked(write_path, write.location, what, made, uses, model)
                     continue
