@@ -181,6 +181,44 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
     return ""
 
 
+def instances_built_repeatedly(model: Model, cls: str) -> str:
+    """Where objects of `cls` are built again and again, for a message ("built
+    in code that runs again and again (a.py:42)"); "" when nowhere is. A bound
+    method of `self` taken in one of its methods is a new key for each of them."""
+    for path, call in model.values.constructions(cls):
+        function = _enclosing(model, path, call.location)
+        if function and (model.functions.while_tracing(path, function) or model.functions.is_test(function)):
+            continue
+        if model.functions.in_test_file(path):
+            continue
+        if runs_repeatedly(model, path, call.location):
+            return f"built in code that runs again and again ({path}:{call.location.line})"
+    return ""
+
+
+def bound_object_changes(model: Model, method: Ref, use: StaticUse) -> list[Staleness]:
+    """A bound method given to a static object (`Cfg(fn=scaler.apply)`) compares
+    by the identity of the object it is bound to, whatever that object holds:
+    the changes to that object, after the use, to state the method reads."""
+    owner = method.parent
+    if owner is None:
+        return []
+    found = []
+    for cls in model.symbols.instance_classes(owner):
+        function = model.symbols.find_method(cls, method.last)
+        if function is None or not function.is_instance_method:
+            continue
+        reads = model.state.method_reads(cls, function)
+        for change in model.state.changes(cls):
+            if not reads.include(change.path) or not real_change(model, cls, change):
+                continue
+            if not change.inside and distinct(model, change.target, owner):
+                continue  # another object of the class
+            if change.inside or not _precedes(change, use):
+                found.append(Staleness(change, change.path, cls))
+    return found
+
+
 def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f.Value]]:
     """The constructions of `cls` whose object the use makes static, each as
     (file, function it is in, the call): at the call site, through a local

@@ -170,6 +170,20 @@ class Values:
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 
+    def bound_to_self(self, value: f.Value | None) -> str | None:
+        """The class of the caller's `self` when `value` is one of its bound
+        methods (`Cfg("mean", self._helper)` in a method), or None."""
+        if value is None or value.kind != f.NAME or value.ref is None or len(value.ref.attributes) != 1:
+            return None
+        function = self.symbols.functions.get(value.ref.function)
+        if function is None or not function.is_instance_method or value.ref.name != function.self_name:
+            return None
+        cls = function.class_qualname
+        method = self.symbols.find_method(cls, value.ref.last)
+        if method is None or not method.is_instance_method or method.is_property:
+            return None
+        return None if self.symbols.inherits(cls, EQUINOX_MODULES) else cls
+
     def stored_method(self, value: f.Value | None, class_qualname: str) -> str | None:
         """A callable stored on an object of `class_qualname` that is bound to some
         object: one made per instance (see `per_instance_callable`), or a bound

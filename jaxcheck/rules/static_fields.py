@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.model.classes import IDENTITY, VALUE, Field
-from jaxcheck.model.evidence import built_repeatedly, runs_repeatedly
+from jaxcheck.model.evidence import bound_object_changes, built_repeatedly, instances_built_repeatedly, runs_repeatedly
 from jaxcheck.model.jax_api import ABSTRACT_DECORATORS
 from jaxcheck.model.jax_versions import STALE, outcomes
 from jaxcheck.model.project import Model
@@ -687,7 +687,13 @@ class BoundMethodField(ClassRule):
       `obj` bound to `Helper(...)` in that function, keyword or positional,
       where the `Cfg` built reaches a static position (`step(x, Cfg(fn=...))`,
       or `cfg = Cfg(fn=...)` then `step(x, cfg)`). A `Cfg` built at module
-      level is built once, and is not flagged.
+      level is built once, and is not flagged;
+    - at a construction site, a bound method whose object changes, after the
+      first call, what the method reads (`Cfg(fn=SCALER.apply)`, then
+      `SCALER.k = 3.0`): the method still compares equal, and the function
+      compiled for the old state is reused;
+    - at a construction site in a method, a bound method of its `self`
+      (`Cfg("mean", self._helper)`): each object of the class is a new key.
 
     Only fields that `==` compares count (not a dataclass field with
     `compare=False`, nor one a hand-written `__eq__` leaves out).
@@ -848,9 +854,10 @@ class BoundMethodField(ClassRule):
     The default profile reports JAX105 when new, equal instances are built
     again and again: at the call of the jitted function or in a local of the
     function that makes it (for a construction-site finding, that construction
-    itself), in a loop, in a function the project calls on every turn of a
-    loop, or in a public function of a public module the project never calls
-    itself. `strict` reports every per-instance callable stored in a static
+    itself; for `self._helper`, an object of `self`'s class), in a loop, in a
+    function the project calls on every turn of a loop, or in a public
+    function of a public module the project never calls itself; and a bound
+    method whose object is changed after the first call. `strict` reports every per-instance callable stored in a static
     class, as the design standard asks: only singletons may hash by identity.
     It also reports, in a class hashed by identity, a bound method stored in an
     attribute the jitted function calls (`self.run_part = self.component.run`):
@@ -874,10 +881,11 @@ class BoundMethodField(ClassRule):
       in the jitted function), and a bound method stored by a class that never
       reaches a static position;
     - a bound method of a long-lived object at a construction site
-      (`Cfg(fn=HELPER.run)` with `HELPER` made once at module level,
-      `Cfg(fn=self.run)`, `Cfg(fn=helper.run)` with `helper` a parameter):
-      equal copies are bound to the same object and compare equal (checked
-      for `HELPER.run`: 1 trace).
+      (`Cfg(fn=HELPER.run)` with `HELPER` made once at module level and
+      never changed, `Cfg(fn=self.run)` in a class built once,
+      `Cfg(fn=helper.run)` with `helper` a parameter): equal copies are bound
+      to the same object and compare equal (checked for `HELPER.run`: 1
+      trace). `strict` reports them: only singletons may hash by identity.
 
     Not flagged, but compiling again just the same: the method of an object
     whose class jaxcheck does not know (`self.f = helper.run` with `helper` an
@@ -979,15 +987,48 @@ class BoundMethodField(ClassRule):
                     for key, argument in arguments:
                         if compared is not None and not key.startswith("argument ") and key not in compared:
                             continue
-                        made = model.values.per_instance_callable(argument, "")
-                        if made is None or argument.location in seen or key == "**":
+                        if argument.location in seen or key == "**":
                             continue
-                        seen.add(argument.location)
                         name = use.class_qualname.rpartition(".")[2]
                         what = f"`{name}.{key}`" if not key.startswith("argument ") else f"`{name}(...)` ({key})"
-                        repeated = runs_repeatedly(model, path, call.location)
-                        built_text = f"built in code that runs again and again ({path}:{call.location.line})" if repeated else ""
-                        yield from about_uses([self._finding(path, argument.location, what, made, [use], built_text, model)], [use])
+                        finding = self._construction_site(model, path, call, argument, what, use)
+                        if finding is not None:
+                            seen.add(argument.location)
+                            yield from about_uses([finding], [use])
+
+    def _construction_site(self, model: Model, path: str, call: f.Value, argument: f.Value, what: str, use):
+        """The finding for one argument of a construction, or None. A bound method
+        is stale once its object changes what the method reads; one of the
+        caller's `self` is a new key for each object the caller's class builds."""
+        if argument.kind == f.NAME and argument.ref is not None:
+            changes = bound_object_changes(model, argument.ref, use)
+            if changes:
+                return self._stale(path, argument, what, changes[0].change, use, model)
+        made = model.values.per_instance_callable(argument, "")
+        if made is not None:
+            repeated = runs_repeatedly(model, path, call.location)
+            built_text = f"built in code that runs again and again ({path}:{call.location.line})" if repeated else ""
+            return self._finding(path, argument.location, what, made, [use], built_text, model)
+        owner = model.values.bound_to_self(argument)
+        if owner is None:
+            return None
+        made = f"the bound method `{argument.ref.dotted}`"
+        built_text = instances_built_repeatedly(model, owner)
+        if built_text:
+            built_text = f"bound to a new `{owner.rpartition('.')[2]}` each time, and those are {built_text}"
+        return self._finding(path, argument.location, what, made, [use], built_text, model)
+
+    def _stale(self, path, argument: f.Value, what: str, change, use, model: Model):
+        owner = argument.ref.parent
+        return self.finding(
+            path,
+            argument.location,
+            f"{what} is given the bound method `{argument.ref.dotted}`, which compares by the identity of "
+            f"`{owner.dotted}`, and {uses_text([use], model)}: `{change.text}` ({change.file}:{change.location.line}) "
+            "changes what the method reads after the first call, and the function compiled for the old state is "
+            "reused (stale). Pass what changes as a regular argument, or store a module-level function and keep "
+            "its parameters in fields of the static class.",
+        )
 
     def _finding(self, path, location, what, made, uses, built: str, model: Model):
         consequence = (

@@ -23,7 +23,7 @@ class Trainer:
         return jnp.sum((x - self.target) ** 2)
     def fit(self, x, steps):
         for _ in range(steps):
-            x = step(x, StepCfg(self.loss))
+            x = step(x, StepCfg(self.loss))  # strict: JAX105
         return x
 
 t = Trainer(3.0)

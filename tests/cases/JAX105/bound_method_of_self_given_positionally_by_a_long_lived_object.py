@@ -33,7 +33,7 @@ class Reducer:
         return y * self.k
 
     def __call__(self, x):
-        cfg = Cfg("mean", self._helper)
+        cfg = Cfg("mean", self._helper)  # strict: JAX105
         return reduce(x, cfg)
 
 
