@@ -220,6 +220,8 @@ CALL_REGISTRATIONS = {
     "register_pytree_with_keys": ((1, 3), ("flatten_with_keys", "flatten_func")),
 }
 REGISTER_DATACLASS = frozenset({"jax.tree_util.register_dataclass", "jax._src.tree_util.register_dataclass"})
+# penzai's frozen pytree dataclasses: a field with `metadata={"pytree_node": False}` is static.
+PENZAI_DATACLASS = frozenset({"penzai.core.struct.pytree_dataclass", "penzai.pz.pytree_dataclass"})
 NNX_STATIC = "flax.nnx.static"
 GRAPH_NODES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module", "flax.nnx.Object", "flax.nnx.Pytree"})
 TREE_STATIC = frozenset({"jax.tree.static", "jax._src.tree.static"})

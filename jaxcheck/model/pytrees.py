@@ -21,6 +21,7 @@ from jaxcheck.model.jax_api import (
     CLASS_REGISTRATIONS,
     JAX_DATACLASSES_STATIC,
     NNX_STATIC,
+    PENZAI_DATACLASS,
     REGISTER_DATACLASS,
     TREE_STATIC,
     tree_util_name,
@@ -37,6 +38,9 @@ class AuxElement:
     cls: str | None  # the registered project class, when known
     subject: Ref | None  # the object being flattened: `self` of `Point.tree_flatten`, `p` of a lambda
     flatten: str  # how messages name the flatten
+
+
+JAX, PENZAI = "jax", "penzai"  # which registration reads a class's field metadata
 
 
 @dataclass(frozen=True)
@@ -208,13 +212,15 @@ def static_fields(symbols: Symbols) -> list[StaticField]:
     for cls in symbols.classes.values():
         path = symbols.path_of[cls.qualname]
         names = set(meta.get(cls.qualname, ()))
-        registered = cls.qualname in meta
+        registered = JAX if cls.qualname in meta else ""
         for decorator in cls.decorators:
             # `@register_dataclass`, `@partial(register_dataclass, data_fields=..., meta_fields=...)`
             partial = decorator.dotted == "functools.partial" and decorator.args and decorator.args[0].dotted in REGISTER_DATACLASS
             if decorator.dotted in REGISTER_DATACLASS or partial:
-                registered = True
+                registered = JAX
                 names.update(_names(decorator.keyword("meta_fields")))
+            elif decorator.dotted in PENZAI_DATACLASS:
+                registered = PENZAI
         for attribute in cls.attributes:
             how = _specifier(symbols, attribute.value, registered)
             if how is None and any(ref.dotted == JAX_DATACLASSES_STATIC for ref in attribute.annotation):
@@ -240,11 +246,12 @@ def _names(value: f.Value | None) -> tuple[str, ...]:
     return tuple(name for name in value.literal if isinstance(name, str))
 
 
-def _specifier(symbols: Symbols, value: f.Value | None, registered: bool, wrapped: bool = False) -> str | None:
+def _specifier(symbols: Symbols, value: f.Value | None, registered: str, wrapped: bool = False) -> str | None:
     """How a class-body field is declared static by the value it is given, for
-    messages; None when it is not. `metadata={"static": True}` means something
-    only to `register_dataclass`: `registered` says whether the class was given
-    to it. A project's own wrapper (`def static_field(): return
+    messages; None when it is not. Field metadata means something only to the
+    registration that reads it: `registered` says which the class was given to
+    (`JAX`: `register_dataclass` reads `{"static": True}`; `PENZAI`:
+    `pz.pytree_dataclass` reads `{"pytree_node": False}`), if any. A project's own wrapper (`def static_field(): return
     dataclasses.field(metadata={"static": True})`) counts when every return is one."""
     if value is None or value.kind != f.CALL:
         return None
@@ -259,7 +266,7 @@ def _specifier(symbols: Symbols, value: f.Value | None, registered: bool, wrappe
     return None
 
 
-def _known_specifier(value: f.Value, registered: bool) -> str | None:
+def _known_specifier(value: f.Value, registered: str) -> str | None:
     """The specifiers of the libraries, by name (also when the library itself is analysed)."""
     name = value.dotted
     if name in ("equinox.field", "equinox._module.field") and _is_true(value.keyword("static")):
@@ -272,12 +279,16 @@ def _known_specifier(value: f.Value, registered: bool) -> str | None:
         return "`nnx.static(...)`"
     if name == "jax_dataclasses.static_field":
         return "`jax_dataclasses.static_field()`"
-    if name in TREE_STATIC and registered:
+    if name in TREE_STATIC and registered == JAX:
         return "`jax.tree.static()`"
     if name == "dataclasses.field" and registered:
         metadata = value.keyword("metadata")
-        if metadata is not None and _is_true(metadata.keyword("static")):
+        if metadata is None:
+            return None
+        if registered == JAX and _is_true(metadata.keyword("static")):
             return "`field(metadata={'static': True})`"
+        if registered == PENZAI and _is_false(metadata.keyword("pytree_node")):
+            return "`field(metadata={'pytree_node': False})`"
     return None
 
 

@@ -370,6 +370,8 @@ class ArrayInStaticField(_PytreeRule):
     - a name in `meta_fields` of
       `jax.tree_util.register_dataclass(Cls, data_fields=[...], meta_fields=[...])`,
       or of `@functools.partial(jax.tree_util.register_dataclass, ...)`;
+    - `dataclasses.field(metadata={"pytree_node": False})` on a class made by
+      penzai's `@pz.pytree_dataclass`;
     - `nnx.static(...)`, in the class body or assigned in a method
       (`self.mask = nnx.static(mask)`);
     - `jax_dataclasses.Static[...]` and `jax_dataclasses.static_field()`;
@@ -537,6 +539,9 @@ class ArrayInStaticField(_PytreeRule):
       `numpy.ndarray` objects."
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_dataclass.html
     - `flax.struct.dataclass`: `pytree_node=False` declares static metadata.
+    - penzai, `penzai.core.struct.is_pytree_node_field`: a field whose
+      metadata has `"pytree_node": False` is kept in the treedef (checked with
+      penzai 0.2.5: 4.0 where 6.0 is right).
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit()
       for jnp.array but not for np.array?" (seed 004): the same behaviour under
       equinox's `static_field()` and simple_pytree's, and Jake VanderPlas's
