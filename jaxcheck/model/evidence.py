@@ -219,6 +219,22 @@ def bound_object_changes(model: Model, method: Ref, use: StaticUse) -> list[Stal
     return found
 
 
+def class_state_change(model: Model, function: f.FunctionFacts) -> tuple[f.AttributeWrite, str] | None:
+    """For a classmethod whose `cls` is static: a class attribute it reads that
+    the project reassigns (`Model.scale = 3.0`, or `cls.scale = ...` in a
+    classmethod), as (the write, its file). A class hashes by identity, so the
+    compiled code keeps the value it was traced with."""
+    reads = model.state.parameter_reads(function, function.parameters[0].name).attributes
+    owner = function.class_qualname
+    written = [Ref(owner)] + [
+        Ref(method.parameters[0].name, method.qualname) for method in model.symbols.methods(owner) if method.is_classmethod
+    ]
+    return next(
+        ((write, path) for ref in written for write, path in model.symbols.writes.get(ref, ()) if write.attribute in reads),
+        None,
+    )
+
+
 def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f.Value]]:
     """The constructions of `cls` whose object the use makes static, each as
     (file, function it is in, the call): at the call site, through a local

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from jaxcheck.facts import Ref
 from jaxcheck.model.classes import IDENTITY, UNHASHABLE, VALUE
-from jaxcheck.model.evidence import Staleness, built_repeatedly, later_changes, runs_repeatedly
+from jaxcheck.model.evidence import Staleness, built_repeatedly, class_state_change, later_changes, runs_repeatedly
 from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, since
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
@@ -266,25 +265,11 @@ class MutableStatic(Rule):
             if 0 not in spec.argnums and name not in spec.argnames:
                 continue
             seen.add(function.qualname)
-            reads = model.state.parameter_reads(function, name).attributes
-            owner = function.class_qualname
-            written = [Ref(owner)] + [
-                Ref(method.parameters[0].name, method.qualname)
-                for method in model.symbols.methods(owner)
-                if method.is_classmethod
-            ]
-            change = next(
-                (
-                    (write, path)
-                    for ref in written
-                    for write, path in model.symbols.writes.get(ref, ())
-                    if write.attribute in reads
-                ),
-                None,
-            )
+            change = class_state_change(model, function)
             if change is None:
                 continue
             write, path = change
+            owner = function.class_qualname
             cls = model.symbols.classes[owner]
             finding = self.finding(
                 model.symbols.path_of[owner],
