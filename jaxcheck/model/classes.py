@@ -3,7 +3,8 @@
 A class is judged only when everything that shapes it is known: its bases are
 project classes or known library bases, its decorators are known. Anything
 else (an unknown base, decorator or metaclass) leaves it unjudged: jaxcheck
-never guesses.
+never guesses. One thing a class's own body decides whatever its bases are:
+`__eq__` without `__hash__` makes it unhashable.
 """
 
 from __future__ import annotations
@@ -104,7 +105,7 @@ class Classes:
         singleton = value_base = unhashable_base = False
         for base in self.symbols.bases(qualname):
             if base is None:
-                return None
+                return self._own_body(cls, dataclass_, "a base is not a name")
             if base in NEUTRAL_BASES:
                 continue
             if base in FROZEN_DATACLASS_BASES:
@@ -120,16 +121,31 @@ class Classes:
             elif base in self.symbols.classes:
                 traits = self.traits(base)
                 if traits is None:
-                    return None
+                    return self._own_body(cls, dataclass_, f"its base `{base.rpartition('.')[2]}` cannot be judged")
                 bases.append(traits)
             else:
-                return None
+                return self._own_body(cls, dataclass_, f"its base `{base}` is unknown to jaxcheck")
         has_state = self._has_state(cls) or any(base.has_state for base in bases)
         if singleton or any(base.hashing == SINGLETON for base in bases):
             return Traits(False, "", SINGLETON, "an Enum", None, True, has_state)
         mutable, mutable_because = self._mutability(cls, dataclass_, bases, value_base)
         hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
         return Traits(mutable, mutable_because, *hashing, has_state)
+
+    def _own_body(self, cls: f.ClassFacts, dataclass_, unknown: str) -> Traits | None:
+        """A class with a base jaxcheck cannot see into is judged only on what its
+        own body decides whatever the base: `__eq__` without `__hash__` (or
+        `__hash__ = None`) leaves `__hash__` None. Else unjudged; so is any
+        dataclass, which a base's `__init_subclass__` may have made one already
+        (a flax linen module: `@dataclass` then keeps the hash linen wrote)."""
+        if dataclass_ is not None:
+            return None
+        eq_method = self.symbols.method(cls.qualname, "__eq__")
+        hashing, because, location = self._hash_kind(cls, None, eq_method, [], False, False)
+        if hashing != UNHASHABLE:
+            return None
+        because = f"{because}; {unknown}, but cannot change that"
+        return Traits(False, "", UNHASHABLE, because, location, True, self._has_state(cls))
 
     @staticmethod
     def _dataclass(cls: f.ClassFacts) -> Dataclass | None | bool:
