@@ -697,6 +697,11 @@ class UnhashableStatic(ClassRule):
       traced, and need no hash;
     - classes jaxcheck cannot see into (an unknown base class, decorator or
       metaclass, or a class from an installed package): it never guesses.
+      One thing it does not need to guess: a class whose own body defines
+      `__eq__` without `__hash__` is unhashable whatever its base (checked on a
+      `flax.linen.Module` subclass), and is flagged; a `@dataclass` over an
+      unknown base is not (linen makes its subclasses dataclasses with a
+      hash, which `@dataclass` then keeps).
 
     Not flagged, but raising just the same: an unhashable value that reaches
     the call through a name jaxcheck cannot follow (a function's result, an
