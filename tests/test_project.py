@@ -311,27 +311,6 @@ LAYOUTS = {
         "pkg/settings.py",
         "pkg/integrate.py",
     ),
-    # A monorepo: no marker between the package and the repository's root, so
-    # Python imports `pkg` from the folder above its topmost `__init__.py`.
-    "package_below_the_root_of_a_monorepo": (
-        {
-            "services/trainer/pkg/__init__.py": "",
-            "services/trainer/pkg/settings.py": SETTINGS,
-            "services/trainer/pkg/integrate.py": INTEGRATE,
-        },
-        "services/trainer/pkg/settings.py",
-        "services/trainer/pkg/integrate.py",
-    ),
-    "subpackage_below_the_root_of_a_monorepo": (
-        {
-            "libs/core/pkg/__init__.py": "",
-            "libs/core/pkg/config/__init__.py": "",
-            "libs/core/pkg/config/settings.py": SETTINGS,
-            "libs/core/pkg/integrate.py": INTEGRATE.replace("pkg.settings", "pkg.config.settings"),
-        },
-        "libs/core/pkg/config/settings.py",
-        "libs/core/pkg/integrate.py",
-    ),
     "import_cycle_use_in_importer": (
         {
             "pkg/__init__.py": "",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
@@ -14,18 +14,13 @@ CACHE_FOLDER = ".jaxcheck_cache"
 class Project:
     """A folder of Python files that import each other.
 
-    `root` holds the project (and its cache). As Python imports it, a file of a
-    package is named from the folder above the package's topmost `__init__.py`
-    (in a monorepo, `services/trainer/pkg/config.py` is `pkg.config`); another
-    file from the first of `source_roots` that contains it (`src/` before the
-    root). Imports are looked up in the source roots, then in the folders above
-    the packages of the files named so far.
+    `root` holds the project (and its cache); module names are relative to the
+    first of `source_roots` that contains a file (`src/` before the root).
     """
 
     root: str
     source_roots: tuple[str, ...]
     only: tuple[str, ...] = ()  # a project of just these files, analysed alone (no cache)
-    package_roots: set[str] = field(default_factory=set, compare=False, hash=False, repr=False)
 
     @classmethod
     def alone(cls, path: str) -> Project:
@@ -41,14 +36,10 @@ class Project:
     def module_name(self, path: str) -> tuple[str, bool]:
         """The dotted module a file defines, and whether it is a package's `__init__`."""
         path = os.path.abspath(path)
-        base = package_base(os.path.dirname(path))
-        if base is not None:
-            self.package_roots.add(base)
-        else:
-            base = next(
-                (root for root in self.source_roots if path.startswith(root.rstrip(os.sep) + os.sep)),
-                os.path.dirname(path),
-            )
+        base = next(
+            (root for root in self.source_roots if path.startswith(root.rstrip(os.sep) + os.sep)),
+            os.path.dirname(path),
+        )
         parts = os.path.relpath(path, base).split(os.sep)
         stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
         is_package = stem == "__init__"
@@ -59,7 +50,7 @@ class Project:
         """The project files that could define `module`, in import order."""
         relative = module.replace(".", os.sep)
         candidates = []
-        for root in (*self.source_roots, *sorted(self.package_roots - set(self.source_roots))):
+        for root in self.source_roots:
             candidates += [
                 os.path.join(root, relative + ".py"),
                 os.path.join(root, relative, "__init__.py"),
@@ -87,25 +78,9 @@ def find_project(path: str) -> Project:
         if parent == folder:
             break
         folder = parent
-    top = top_package(start)
-    if top is not None:
+    if os.path.isfile(os.path.join(start, "__init__.py")):
+        top = start
+        while os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
+            top = os.path.dirname(top)
         return Project(top, (os.path.dirname(top),))
     return Project(start, (start,))
-
-
-@lru_cache(maxsize=4096)
-def top_package(folder: str) -> str | None:
-    """The topmost package holding `folder` (the last folder up with an
-    `__init__.py`), or None when `folder` is not a package."""
-    if not os.path.isfile(os.path.join(folder, "__init__.py")):
-        return None
-    top = folder
-    while os.path.dirname(top) != top and os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
-        top = os.path.dirname(top)
-    return top
-
-
-def package_base(folder: str) -> str | None:
-    """The folder Python must search to import the package holding `folder`."""
-    top = top_package(folder)
-    return None if top is None else os.path.dirname(top)
