@@ -311,6 +311,17 @@ LAYOUTS = {
         "pkg/settings.py",
         "pkg/integrate.py",
     ),
+    # A regular package inside a namespace package (`orbax/checkpoint`, no
+    # `orbax/__init__.py`) is imported by its full name from the root.
+    "package_inside_a_namespace_package": (
+        {
+            "ns/pkg/__init__.py": "",
+            "ns/pkg/settings.py": SETTINGS,
+            "ns/pkg/integrate.py": INTEGRATE.replace("pkg.settings", "ns.pkg.settings"),
+        },
+        "ns/pkg/settings.py",
+        "ns/pkg/integrate.py",
+    ),
     "import_cycle_use_in_importer": (
         {
             "pkg/__init__.py": "",
