@@ -3,8 +3,9 @@
 A class is judged only when everything that shapes it is known: its bases are
 project classes or known library bases, its decorators are known. Anything
 else (an unknown base, decorator or metaclass) leaves it unjudged: jaxcheck
-never guesses. One thing a class's own body decides whatever its bases are:
-`__eq__` without `__hash__` makes it unhashable.
+never guesses. What its own body says (`__eq__` without `__hash__`) is kept
+apart, for the strict profile (`unhashable_by_own_body`): a base's metaclass
+can still write a hash (pydantic does for frozen models).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class Classes:
         self.static_bases = frozenset(static_bases)  # configured: immutable and hashed by value
         self.singletons = frozenset(singletons)  # configured: one instance, so hashing by identity is right
         self._traits: dict[str, Traits | None] = {}
+        self._unknown_base: dict[str, str] = {}  # unjudged for a base: why, for messages
         self._fields: dict[str, list[Field]] = {}
         self._construction: dict[str, frozenset[str]] = {}
 
@@ -105,7 +107,7 @@ class Classes:
         singleton = value_base = unhashable_base = False
         for base in self.symbols.bases(qualname):
             if base is None:
-                return self._own_body(cls, dataclass_, "a base is not a name")
+                return self._unjudged(qualname, "a base is not a name")
             if base in NEUTRAL_BASES:
                 continue
             if base in FROZEN_DATACLASS_BASES:
@@ -121,10 +123,10 @@ class Classes:
             elif base in self.symbols.classes:
                 traits = self.traits(base)
                 if traits is None:
-                    return self._own_body(cls, dataclass_, f"its base `{base.rpartition('.')[2]}` cannot be judged")
+                    return self._unjudged(qualname, f"its base `{base.rpartition('.')[2]}` cannot be judged")
                 bases.append(traits)
             else:
-                return self._own_body(cls, dataclass_, f"its base `{base}` is unknown to jaxcheck")
+                return self._unjudged(qualname, f"its base `{base}` is unknown to jaxcheck")
         has_state = self._has_state(cls) or any(base.has_state for base in bases)
         if singleton or any(base.hashing == SINGLETON for base in bases):
             return Traits(False, "", SINGLETON, "an Enum", None, True, has_state)
@@ -132,19 +134,27 @@ class Classes:
         hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
         return Traits(mutable, mutable_because, *hashing, has_state)
 
-    def _own_body(self, cls: f.ClassFacts, dataclass_, unknown: str) -> Traits | None:
-        """A class with a base jaxcheck cannot see into is judged only on what its
-        own body decides whatever the base: `__eq__` without `__hash__` (or
-        `__hash__ = None`) leaves `__hash__` None. Else unjudged; so is any
-        dataclass, which a base's `__init_subclass__` may have made one already
-        (a flax linen module: `@dataclass` then keeps the hash linen wrote)."""
-        if dataclass_ is not None:
+    def _unjudged(self, qualname: str, base: str) -> None:
+        self._unknown_base[qualname] = base
+        return None
+
+    def unhashable_by_own_body(self, qualname: str) -> Traits | None:
+        """For a class left unjudged because of a base jaxcheck cannot see into:
+        unhashable traits when its own body defines `__eq__` without `__hash__`
+        (or sets `__hash__ = None`), which Python turns into `__hash__ = None`;
+        else None. Not evidence: the base's metaclass may write a hash (a frozen
+        pydantic model), and a dataclass over such a base may keep one its
+        `__init_subclass__` wrote (a flax linen module)."""
+        if self.traits(qualname) is not None or qualname not in self._unknown_base:
             return None
-        eq_method = self.symbols.method(cls.qualname, "__eq__")
+        cls = self.symbols.classes[qualname]
+        if self._dataclass(cls) is not None:
+            return None
+        eq_method = self.symbols.method(qualname, "__eq__")
         hashing, because, location = self._hash_kind(cls, None, eq_method, [], False, False)
         if hashing != UNHASHABLE:
             return None
-        because = f"{because}; {unknown}, but cannot change that"
+        because = f"{because}; {self._unknown_base[qualname]}"
         return Traits(False, "", UNHASHABLE, because, location, True, self._has_state(cls))
 
     @staticmethod

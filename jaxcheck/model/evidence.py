@@ -206,8 +206,8 @@ def bound_object_changes(model: Model, method: Ref, use: StaticUse) -> list[Stal
     found = []
     for cls in model.symbols.instance_classes(owner):
         function = model.symbols.find_method(cls, method.last)
-        if function is None or not function.is_instance_method:
-            continue
+        if function is None or not function.is_instance_method or function.is_property:
+            continue  # a property gives its value, compared as such
         reads = model.state.method_reads(cls, function)
         for change in model.state.changes(cls):
             if not reads.include(change.path) or not real_change(model, cls, change):
@@ -227,12 +227,14 @@ def class_state_change(model: Model, function: f.FunctionFacts) -> tuple[f.Attri
     reads = model.state.parameter_reads(function, function.parameters[0].name).attributes
     owner = function.class_qualname
     written = [Ref(owner)] + [
-        Ref(method.parameters[0].name, method.qualname) for method in model.symbols.methods(owner) if method.is_classmethod
+        Ref(method.parameters[0].name, method.qualname)
+        for method in model.symbols.methods(owner)
+        if method.is_classmethod
     ]
-    return next(
-        ((write, path) for ref in written for write, path in model.symbols.writes.get(ref, ()) if write.attribute in reads),
-        None,
+    changes = (
+        (write, path) for ref in written for write, path in model.symbols.writes.get(ref, ()) if write.attribute in reads
     )
+    return next(changes, None)
 
 
 def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f.Value]]:

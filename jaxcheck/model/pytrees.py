@@ -251,7 +251,8 @@ def _specifier(symbols: Symbols, value: f.Value | None, registered: str, wrapped
     messages; None when it is not. Field metadata means something only to the
     registration that reads it: `registered` says which the class was given to
     (`JAX`: `register_dataclass` reads `{"static": True}`; `PENZAI`:
-    `pz.pytree_dataclass` reads `{"pytree_node": False}`), if any. A project's own wrapper (`def static_field(): return
+    `pz.pytree_dataclass` reads `{"pytree_node": False}`), if any. A
+    project's own wrapper (`def static_field(): return
     dataclasses.field(metadata={"static": True})`) counts when every return is one."""
     if value is None or value.kind != f.CALL:
         return None

@@ -166,7 +166,9 @@ class Values:
             )
         for owner in owners:
             method = self.symbols.find_method(owner, ref.last)
-            if method is not None and method.is_instance_method and not self.symbols.inherits(owner, EQUINOX_MODULES):
+            if method is None or not method.is_instance_method or method.is_property:
+                continue  # a property gives its value, compared as such
+            if not self.symbols.inherits(owner, EQUINOX_MODULES):
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 

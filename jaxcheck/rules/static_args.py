@@ -697,11 +697,12 @@ class UnhashableStatic(ClassRule):
       traced, and need no hash;
     - classes jaxcheck cannot see into (an unknown base class, decorator or
       metaclass, or a class from an installed package): it never guesses.
-      One thing it does not need to guess: a class whose own body defines
-      `__eq__` without `__hash__` is unhashable whatever its base (checked on a
-      `flax.linen.Module` subclass), and is flagged; a `@dataclass` over an
-      unknown base is not (linen makes its subclasses dataclasses with a
-      hash, which `@dataclass` then keeps).
+      `strict` reads such a class's own body: `__eq__` without `__hash__`
+      makes Python set `__hash__` to None (checked on a `flax.linen.Module`
+      subclass: JAX raises), unless the base's metaclass writes a hash, as
+      pydantic's does for a frozen model; the message names the unknown base.
+      A `@dataclass` over an unknown base is not read (linen makes its
+      subclasses dataclasses with a hash, which `@dataclass` then keeps).
 
     Not flagged, but raising just the same: an unhashable value that reaches
     the call through a name jaxcheck cannot follow (a function's result, an
@@ -739,6 +740,12 @@ class UnhashableStatic(ClassRule):
 
     def check(self, model: Model):
         yield from super().check(model)
+        for qualname, uses in model.static_uses_by_class.items():
+            traits = model.classes.unhashable_by_own_body(qualname)
+            if traits is not None:
+                cls = model.symbols.classes[qualname]
+                path = model.symbols.path_of[qualname]
+                yield from about_uses(self.judge(path, cls, traits, uses, model, judged=False), uses)
         for use in model.static_uses:
             if not use.unhashable:
                 continue
@@ -763,17 +770,20 @@ class UnhashableStatic(ClassRule):
                 evidence=repeated,
             )
 
-    def judge(self, path, cls, traits, uses, model):
+    def judge(self, path, cls, traits, uses, model, judged: bool = True):
+        """`judged` is False for a class read by its own body alone (a base unknown): strict only."""
         if traits.hashing != UNHASHABLE:
             return
         uses = [use for use in uses if model.hash_consulted(use)]
         raising = [use for use in uses if use.outermost.spec.transform.raises_on_unhashable]
         if not raising:
             return
+        consequence = "JAX raises" if judged else "unless that base's metaclass writes a hash, JAX raises"
         yield self.finding(
             path,
             traits.hashing_location or cls.location,
-            f"`{cls.name}` is unhashable ({traits.hashing_because}) but {uses_text(raising, model)}: JAX raises "
+            f"`{cls.name}` is unhashable ({traits.hashing_because}) but {uses_text(raising, model)}: {consequence} "
             f"{_UNHASHABLE_ERROR} when the function is called. Make it immutable and hashable by value: "
             "`@dataclass(frozen=True)`, or a `__hash__` over the same fields as `__eq__` on an immutable class.",
+            evidence=judged,
         )

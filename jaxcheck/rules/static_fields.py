@@ -857,8 +857,9 @@ class BoundMethodField(ClassRule):
     itself; for `self._helper`, an object of `self`'s class), in a loop, in a
     function the project calls on every turn of a loop, or in a public
     function of a public module the project never calls itself; and a bound
-    method whose object is changed after the first call. `strict` reports every per-instance callable stored in a static
-    class, as the design standard asks: only singletons may hash by identity.
+    method whose object is changed after the first call. `strict` reports
+    every per-instance callable stored in a static class, as the design
+    standard asks: only singletons may hash by identity.
     It also reports, in a class hashed by identity, a bound method stored in an
     attribute the jitted function calls (`self.run_part = self.component.run`):
     the compiled code keeps the method it was traced with, and storing another

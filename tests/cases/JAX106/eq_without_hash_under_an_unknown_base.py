@@ -10,7 +10,7 @@ class Options(Base):
     def __init__(self, k):
         self.k = k
 
-    def __eq__(self, other):  # expect: JAX106
+    def __eq__(self, other):  # strict: JAX106
         return isinstance(other, Options) and self.k == other.k
 
 
