@@ -141,7 +141,7 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
     results = workspace.cache.load_results(fingerprint)
     if results is not None:
         return results
-    model = Model(workspace.build(files), config.options)
+    model = Model(workspace.build(files), config.options, workspace.import_roots)
     results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
     by_display = {module.path: path for path, module in workspace.facts.items()}
     # A rule that fails is reported once, in the first file the model holds.

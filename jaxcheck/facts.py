@@ -74,6 +74,15 @@ class Ref:
         return f"{self.function}:{self.dotted}" if self.function else self.name
 
 
+def project_name(name: str, import_roots: dict[str, str]) -> str:
+    """A global dotted name as the project names its modules: `pkg.settings.Config`
+    is `services.trainer.pkg.settings.Config` when `pkg` is imported from
+    `services/trainer` (`Project.import_roots`)."""
+    top, dot, rest = name.partition(".")
+    module = import_roots.get(top)
+    return name if module is None else module + dot + rest
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     """A 1-based line and 1-based column."""

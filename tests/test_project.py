@@ -322,6 +322,48 @@ LAYOUTS = {
         "ns/pkg/settings.py",
         "ns/pkg/integrate.py",
     ),
+    # A monorepo: no marker between the package and the repository's root, so
+    # Python imports `pkg` from the folder above its topmost `__init__.py`.
+    "package_below_the_root_of_a_monorepo": (
+        {
+            "services/trainer/pkg/__init__.py": "",
+            "services/trainer/pkg/settings.py": SETTINGS,
+            "services/trainer/pkg/integrate.py": INTEGRATE,
+        },
+        "services/trainer/pkg/settings.py",
+        "services/trainer/pkg/integrate.py",
+    ),
+    "subpackage_below_the_root_of_a_monorepo": (
+        {
+            "libs/core/pkg/__init__.py": "",
+            "libs/core/pkg/config/__init__.py": "",
+            "libs/core/pkg/config/settings.py": SETTINGS,
+            "libs/core/pkg/integrate.py": INTEGRATE.replace("pkg.settings", "pkg.config.settings"),
+        },
+        "libs/core/pkg/config/settings.py",
+        "libs/core/pkg/integrate.py",
+    ),
+    # One package of the monorepo imports another, through a re-export of its `__init__.py`.
+    "package_of_a_monorepo_imported_by_another": (
+        {
+            "libs/core/pkg/__init__.py": "from pkg.settings import Settings\n",
+            "libs/core/pkg/settings.py": SETTINGS,
+            "services/trainer/app/__init__.py": "",
+            "services/trainer/app/integrate.py": INTEGRATE.replace("from pkg.settings import", "from pkg import"),
+        },
+        "libs/core/pkg/settings.py",
+        "services/trainer/app/integrate.py",
+    ),
+    # A namespace package (no `__init__.py`) beside a regular one below the same folder.
+    "namespace_package_below_the_root_of_a_monorepo": (
+        {
+            "services/trainer/pkg/settings.py": SETTINGS,
+            "services/trainer/app/__init__.py": "",
+            "services/trainer/app/integrate.py": INTEGRATE,
+        },
+        "services/trainer/pkg/settings.py",
+        "services/trainer/app/integrate.py",
+    ),
     "import_cycle_use_in_importer": (
         {
             "pkg/__init__.py": "",
@@ -357,6 +399,47 @@ def test_layouts_and_imports(tmp_path: Path, case: str) -> None:
     shutil.rmtree(tmp_path / CACHE)
     assert flake8(tmp_path, defining) == by_cli  # cold
     assert cli(tmp_path, "--no-cache", defining) == by_cli
+
+
+
+def test_import_roots_are_the_folders_above_topmost_packages(tmp_path: Path) -> None:
+    from jaxcheck.loading.project import find_project
+
+    make(
+        tmp_path,
+        {
+            "services/trainer/pkg/__init__.py": "",  # services/trainer is an import root
+            "services/trainer/pkg/sub/__init__.py": "",
+            "services/trainer/tools/convert.py": "",  # a namespace package beside it
+            "services/trainer/run.py": "",  # a module beside it
+            "services/trainer/not-a-name.py": "",
+            "services/server/app/__init__.py": "",  # a second root
+            "services/server/tools/serve.py": "",  # `tools` is offered twice: ambiguous
+            "top/__init__.py": "",  # imported from the project's root already
+            "libs/top/__init__.py": "",  # so another `top` is not it
+            "notes/readme.py": "",  # no package: not a root
+            "services/trainer/logging/__init__.py": "",  # the standard library's name keeps its meaning
+            "lib/__init__.py": "",
+            "lib/_src/ops/__init__.py": "",  # a namespace portion of the package `lib`: not a root
+        },
+    )
+    project = find_project(str(tmp_path))
+    files = [str(path) for path in tmp_path.rglob("*.py")]
+    assert project.import_roots(files) == {
+        "pkg": "services.trainer.pkg",
+        "run": "services.trainer.run",
+        "app": "services.server.app",
+    }
+    assert find_project(str(tmp_path / "services/trainer/run.py")).import_roots(files) == project.import_roots(files)
+
+
+def test_a_vendored_library_never_stands_for_it() -> None:
+    from jaxcheck.facts import Ref
+    from jaxcheck.model.symbols import Symbols
+
+    symbols = Symbols([], {"jax": "third_party.jax.jax", "pkg": "services.trainer.pkg"})
+    assert symbols.canonical(Ref("jax.jit")) == Ref("jax.jit")
+    assert symbols.canonical(Ref("pkg.settings.Settings")) == Ref("services.trainer.pkg.settings.Settings")
 
 
 CYCLE_A = """\

@@ -62,6 +62,7 @@ class Workspace:
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
         self.internal_errors: set[str] = set()
         self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
+        self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -99,6 +100,7 @@ class Workspace:
            the bases, fields and re-exports of what those define.
         """
         keywords = self.keywords
+        self.import_roots = self.project.import_roots(files)
         taking_part = [path for path in files if may_have_findings(self.text(path), keywords)]
         self._load(taking_part)
         offered = {module.module: offered_names(module) for module in self.facts.values()}
@@ -129,6 +131,8 @@ class Workspace:
         exports = {module.module: dict(module.imports) for module in self.facts.values()}
         found = set(names)
         for name in names:
+            name = f.project_name(name, self.import_roots)
+            found.add(name)
             # Each step replaces a module's name by what it imports; a chain longer
             # than any real re-export (or one that grows: `from . import x as y`) is cut short.
             for _ in range(_MAX_REEXPORTS):
@@ -136,7 +140,7 @@ class Workspace:
                 for end in range(len(parts) - 1, 0, -1):
                     target = exports.get(".".join(parts[:end]), {}).get(parts[end])
                     if target is not None:
-                        name = ".".join([target, *parts[end + 1 :]])
+                        name = f.project_name(".".join([target, *parts[end + 1 :]]), self.import_roots)
                         break
                 else:
                     break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,6 +59,56 @@ class Project:
             ]
         inside = self.root.rstrip(os.sep) + os.sep
         return [path for path in candidates if path.startswith(inside) and os.path.isfile(path)]
+
+    def import_roots(self, files: list[str]) -> dict[str, str]:
+        """Top-level names Python imports from a folder inside the project, not
+        from a source root, and the module names the project gives them:
+        `{"pkg": "services.trainer.pkg"}` for `services/trainer/pkg/__init__.py`.
+
+        Such a folder holds a package's topmost `__init__.py` (a monorepo's
+        service, a test folder): Python imports from it when it is on the path,
+        so the regular and namespace packages and the modules beside that
+        package are importable by their short names. A name importable from a
+        source root keeps its meaning; one that two folders offer is left alone.
+        """
+        if self.only:
+            return {}
+        packages = {os.path.dirname(path) for path in files if os.path.basename(path) == "__init__.py"}
+        inside = self.root.rstrip(os.sep) + os.sep
+        roots = {
+            os.path.dirname(package)
+            for package in packages
+            if package.startswith(inside) and not _within_a_package(os.path.dirname(package), packages, inside)
+        } - set(self.source_roots)
+        offered: dict[str, set[str]] = {}
+        for path in files:
+            folder = os.path.dirname(path)
+            below = os.path.basename(path)
+            while folder.startswith(inside):
+                if folder in roots:
+                    name = below[: -len(".py")] if below.endswith(".py") else below
+                    if name.isidentifier():
+                        offered.setdefault(name, set()).add(self.module_name(os.path.join(folder, name, "__init__.py"))[0])
+                folder, below = os.path.dirname(folder), os.path.basename(folder)
+        return {
+            name: next(iter(modules))
+            for name, modules in offered.items()
+            if len(modules) == 1 and name not in sys.stdlib_module_names and not self._importable(name)
+        }
+
+    def _importable(self, name: str) -> bool:
+        """Whether a top-level name is a module or a (namespace) package of a source root."""
+        return bool(self.module_paths(name)) or any(os.path.isdir(os.path.join(root, name)) for root in self.source_roots)
+
+
+def _within_a_package(folder: str, packages: set[str], inside: str) -> bool:
+    """Whether the folder, or one above it in the project, is a regular package:
+    then it is a namespace portion of that package (`torax/_src`), not a root."""
+    while folder.startswith(inside):
+        if folder in packages:
+            return True
+        folder = os.path.dirname(folder)
+    return False
 
 
 @lru_cache(maxsize=1024)

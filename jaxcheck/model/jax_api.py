@@ -247,3 +247,14 @@ def tree_util_name(ref: str, names) -> str | None:
         if ref.startswith(prefix) and ref[len(prefix) :] in names:
             return ref[len(prefix) :]
     return None
+
+
+# The top-level packages these tables name: a project folder that offers one of
+# these names (a vendored copy) never stands for the library.
+LIBRARIES = frozenset(
+    name.partition(".")[0]
+    for table in list(globals().values())
+    if isinstance(table, (dict, frozenset, tuple))
+    for name in table
+    if isinstance(name, str) and "." in name
+)

@@ -29,9 +29,11 @@ from jaxcheck.model.values import Values
 class Model:
     """The project's facts, and what JAX does with its values."""
 
-    def __init__(self, modules: Iterable[f.ModuleFacts], options: Options = Options()) -> None:
+    def __init__(
+        self, modules: Iterable[f.ModuleFacts], options: Options = Options(), import_roots: dict[str, str] | None = None
+    ) -> None:
         self.options = options
-        self.symbols = Symbols(modules)
+        self.symbols = Symbols(modules, import_roots)
         self.classes = Classes(self.symbols, options.static_bases, options.singletons)
         self.state = State(self.symbols, self.classes)
         self.values = Values(self.symbols, self.classes, self.state)

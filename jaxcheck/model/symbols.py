@@ -18,6 +18,7 @@ from jaxcheck.model.jax_api import (
     ABSTRACT_DECORATORS,
     CALL_REGISTRATIONS,
     CLASS_REGISTRATIONS,
+    LIBRARIES,
     PYTREE_BASES,
     PYTREE_DECORATORS,
     REGISTER_DATACLASS,
@@ -35,8 +36,11 @@ _MAX_REEXPORTS = 16
 class Symbols:
     """Classes, functions, bindings and writes of the analysed modules, by name."""
 
-    def __init__(self, modules: Iterable[f.ModuleFacts]) -> None:
+    def __init__(self, modules: Iterable[f.ModuleFacts], import_roots: dict[str, str] | None = None) -> None:
         self.modules = {module.path: module for module in modules}
+        # Names imported from a folder inside the project (a monorepo's service),
+        # never a library's name.
+        self.import_roots = {name: module for name, module in (import_roots or {}).items() if name not in LIBRARIES}
         self.classes: dict[str, f.ClassFacts] = {}
         self.functions: dict[str, f.FunctionFacts] = {}
         self.path_of: dict[str, str] = {}  # class or function qualname -> path
@@ -76,7 +80,7 @@ class Symbols:
         known = self._canonical.get(ref)
         if known is not None:
             return known
-        result, seen = ref.name, set()
+        result, seen = f.project_name(ref.name, self.import_roots), set()
         # Each step replaces a module's name by what it imports; a chain longer
         # than any real re-export (or one that grows: `from . import x as y`
         # loops) is cut short.
@@ -90,7 +94,7 @@ class Symbols:
                 if exports is not None:
                     target = exports.get(parts[end])
                     if target is not None:
-                        result = ".".join([target, *parts[end + 1 :]])
+                        result = f.project_name(".".join([target, *parts[end + 1 :]]), self.import_roots)
                     break
         self._canonical[ref] = Ref(result)
         return self._canonical[ref]
