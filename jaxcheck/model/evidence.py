@@ -44,6 +44,12 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
         and real_change(model, cls, change)
         and _after_some_use(model, change, uses)
     ]
+    changed = {item.read[0] for item in found}
+    found += [
+        Staleness(change, change.path, cls)
+        for change in invited_changes(model, cls)
+        if reads.include(change.path) and change.path[0] not in changed
+    ]
     if depth:
         for field in model.classes.fields(cls):
             inner_reads = _through(reads, field.name)
@@ -53,6 +59,22 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
                 for nested in later_changes(model, inner, inner_reads, [], depth - 1):
                     found.append(Staleness(nested.change, (field.name, *nested.read), nested.holder))
     return found
+
+
+def invited_changes(model: Model, cls: str) -> list[Change]:
+    """The changes a library invites its users to make: to a public field of a
+    public dataclass that is not frozen (its generated `__init__` names the
+    field, and nothing stops `obj.field = ...`), a class of neither a test nor
+    a private module. They come after any use: users make them."""
+    traits = model.classes.traits(cls)
+    path = model.symbols.path_of[cls]
+    if traits is None or not traits.mutable or not _public(model, cls) or model.functions.in_test_file(path):
+        return []
+    return [
+        Change((field.name,), False, field.path, field.location, "", False, Ref(cls), f"obj.{field.name} = ...", invited=True)
+        for field in model.classes.fields(cls)
+        if field.declared and not field.name.startswith("_")
+    ]
 
 
 def real_change(model: Model, cls: str, change: Change) -> bool:
@@ -131,7 +153,7 @@ def _after_some_use(model: Model, change: Change, uses: list[StaticUse]) -> bool
     """The change can run after one of the uses made the object static: it is
     in a method of the class (its API), or outside, and neither before the
     use in the same function nor made on another object than the one used."""
-    if change.inside or not uses:
+    if change.inside or change.invited or not uses:
         return True
     return any(not _precedes(change, use) and not different_objects(model, change.target, use) for use in uses)
 

@@ -142,11 +142,26 @@ class Functions:
         return KEPT, False
 
     def bound_methods(self, made: Made) -> list[tuple[str, f.FunctionFacts]]:
-        """(class, method) for a transform given `obj.method`, one pair per class `obj` may hold."""
+        """(class, method) for a transform given `obj.method`, one pair per class
+        `obj` may hold: for `self.method`, each project subclass that overrides
+        the method too (a base class that jits `self.update` for its subclasses)."""
         target = made.application.target
         if made.nested is not None or target is None:
             return []
-        return self.symbols.bound_methods(target)
+        found = self.symbols.bound_methods(target)
+        owner = target.ref.parent if target.ref is not None else None
+        if owner is None or not self._is_self(owner):
+            return found
+        for cls, method in list(found):
+            for sub in sorted(self.symbols.all_subclasses(cls)):
+                if self._overrides(sub, cls, method.name):
+                    found.append((sub, self.symbols.find_method(sub, method.name)))
+        return found
+
+    def _is_self(self, ref: Ref) -> bool:
+        """`ref` is the `self` of the instance method it is read in."""
+        function = self.symbols.functions.get(ref.function) if ref.is_local and not ref.attributes else None
+        return function is not None and function.is_instance_method and function.self_name == ref.name
 
     def closed_over(self, made: Made) -> dict[str, set[Chain]]:
         """For a lambda or nested function given to a transform: class -> what it
@@ -156,7 +171,18 @@ class Functions:
             function = self.symbols.functions.get(read.function)
             if function is not None and function.is_instance_method and function.self_name == read.name and read.attributes:
                 found[function.class_qualname].add(read.attributes)
+        # `self` may be an instance of a subclass: a hook it calls (`self.evaluate`) is the subclass's override.
+        for cls, chains in list(found.items()):
+            called = {chain[0] for chain in chains}
+            for sub in sorted(self.symbols.all_subclasses(cls)):
+                if any(self._overrides(sub, cls, name) for name in called):
+                    found[sub] |= chains
         return found
+
+    def _overrides(self, sub: str, cls: str, name: str) -> bool:
+        """The subclass has its own instance method `name`, not the one `cls` has."""
+        own, base = self.symbols.find_method(sub, name), self.symbols.find_method(cls, name)
+        return own is not None and own.is_instance_method and (base is None or own.qualname != base.qualname)
 
     def callees(self, ref: Ref | None) -> list[str]:
         """The project functions a call of `ref` may run: a function, a class's

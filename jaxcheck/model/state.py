@@ -55,6 +55,14 @@ class Change:
     target: Ref  # the object, as the code there names it (`self`, `cfg`)
     text: str  # how a message shows it: "cfg.scale = ...", "self.items.append(...)"
     method: str = ""  # the mutating method called (`append`), for a change made by a call
+    invited: bool = False  # made by a library's users, on a public field it offers (`location` declares it)
+
+    @property
+    def shown(self) -> str:
+        """How a message names it: "`cfg.scale = ...` at a.py:12"."""
+        if self.invited:
+            return f"a user's `{self.text}` (a public field of a mutable dataclass, {self.file}:{self.location.line})"
+        return f"`{self.text}` at {self.file}:{self.location.line}"
 
 
 def uses_opaquely(use: f.ParameterUse) -> bool:

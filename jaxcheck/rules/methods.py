@@ -246,7 +246,7 @@ def _never_stale(made: Made) -> bool:
 def _changed_text(changed: list[Change]) -> str:
     change = changed[0]
     more = len(changed) - 1
-    return f"`{change.text}` at {change.file}:{change.location.line}" + (
+    return change.shown + (
         f" (and {more} more place{'s' if more > 1 else ''})" if more else ""
     )
 
@@ -259,7 +259,7 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
     found = []
     for item in later_changes(model, cls, reads, []):
         change = item.change
-        if item.holder == cls and not change.inside:
+        if item.holder == cls and not change.inside and not change.invited:
             if change.file == made.path and change.function == made.function and change.location < made.application.location:
                 continue
             if obj is not None and distinct(model, change.target, obj):
@@ -298,7 +298,9 @@ class JittedBoundMethod(Rule):
       `obj.w = 3.0`).
     - jaxcheck knows the class of `obj`: `self`, a name bound to `Cls(...)`, or
       a parameter annotated with the class. The class may live in another
-      module of the project.
+      module of the project. `self.update` in a base class is also each
+      project subclass's override: a base that jits `self.update` in its
+      `__init__` or `__post_init__` jits the subclass's method.
     - The class can be judged (its bases and decorators are all known), is
       mutable (a plain class that does not block `__setattr__`, a `@dataclass`
       or attrs class that is not frozen, or a subclass of one). Being a
@@ -314,7 +316,10 @@ class JittedBoundMethod(Rule):
       (`c.mul = False`, `c.x += 1`, `setattr(c, "mul", False)`), anywhere in
       the project. A write from outside that comes earlier in the
       same function (or module body) than the transform happens before the
-      jitted function exists, and does not count.
+      jitted function exists, and does not count. A library never writes
+      what its users set: a public field of a public `@dataclass` (or attrs
+      class) that is not frozen, outside tests, is an invitation to
+      `opt.learning_rate = 0.1`, and counts as a write by its users.
 
     Reported at the transform call; the message names the assignment
     (`path:line`, and how many more there are).
@@ -525,7 +530,9 @@ class JittedClosureOverSelf(Rule):
       helpers, or, never called in the project, a public method of a public
       class), or from outside on an instance of the class (`m.scale = 3.0`),
       anywhere in the project. A write from outside that comes earlier in the
-      same function (or module body) than the transform does not count.
+      same function (or module body) than the transform does not count. A
+      public field of a public `@dataclass` (or attrs class) that is not
+      frozen, outside tests, counts as written by the library's users.
 
     Reported at the transform call, or on the decorator line; the message names
     the attributes read and the assignment (`path:line`).
@@ -695,12 +702,16 @@ class JittedClosureOverSelf(Rule):
                     what = f"the nested function `{made.nested.name}`" if made.nested is not None else (
                         "a lambda" if target.kind == f.LAMBDA else f"the nested function `{target.ref.last}`"
                     )
-                    read = ", ".join(f"`self.{'.'.join(chain)}`" for chain in sorted(chains))
+                    calls = [f"`self.{'.'.join(c)}(...)`" for c in sorted(chains) if model.symbols.find_method(cls, c[-1])]
+                    reads = [f"`self.{'.'.join(c)}`" for c in sorted(chains) if not model.symbols.find_method(cls, c[-1])]
+                    read = " and ".join(
+                        [f"reads {', '.join(reads)}"] * bool(reads) + [f"calls {', '.join(calls)}"] * bool(calls)
+                    )
                     class_name = cls.rpartition(".")[2]
                     yield self.finding(
                         path,
                         made.application.location,
-                        f"`{made.transform.name}` compiles {what}, which reads {read}, and the jitted function is "
+                        f"`{made.transform.name}` compiles {what}, which {read}, and the jitted function is "
                         f"kept; but `{class_name}` is mutable and {_changed_text(changed)} changes it: the compiled "
                         "function keeps the value it saw when traced and returns stale results after the change. "
                         "Pass the value as an argument of the jitted function (`jax.jit(lambda scale, x: x * scale)`, "

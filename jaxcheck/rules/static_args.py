@@ -207,7 +207,8 @@ class MutableStatic(Rule):
     May be reported though the result is right: jaxcheck does not know the
     order in which functions run, so a change in a function that only ever runs
     before the first jitted call counts; a public setter nobody calls counts
-    too. If the object never changes after its first jitted call, put
+    too, and so does a public field of a public `@dataclass` that is not
+    frozen (a library's users are invited to set it). If the object never changes after its first jitted call, put
     `# noqa: JAX101` on the reported line, or set `ignore = ["JAX101"]` or
     `per-file-ignores = { "tests/*" = ["JAX101"] }` in `[tool.jaxcheck]`.
 
@@ -317,7 +318,7 @@ class MutableStatic(Rule):
             return
         if stale:
             item = min(stale, key=lambda item: (item.change.file, item.change.location))
-            change = f"`{item.change.text}` at {item.change.file}:{item.change.location.line}"
+            change = item.change.shown
             consequence = _after_change(self._outcomes(model, qualname, item, target, by_value), change, target)
             if item.holder == qualname:
                 what = f"`{cls.name}` is mutable ({traits.mutable_because})"
