@@ -63,6 +63,9 @@ def test_same_findings_with_and_without_the_prefilter_on_real_code():
         "@jax.jit\ndef f(x): ...\nSCALES['a'] = 4.0\n",
         "@jax.jit\ndef f(x): ...\ndef set_scale(v):\n    global SCALE\n    SCALE = v\n",
         "@jax.jit\ndef f(x): ...\nREGISTRY.append(g)\n",
+        # JAX204: a module-level function jitted; another module may change a global it reads.
+        "compiled = jax.jit(module_level_function)\n",
+        "@jax.jit\ndef f(x):\n    return x * SCALE\n",
     ],
 )
 def test_every_shape_a_rule_looks_at_passes(text):
@@ -74,10 +77,9 @@ def test_every_shape_a_rule_looks_at_passes(text):
     [
         "import numpy as np\n\ndef f(x):\n    return np.sum(x)\n",
         "# jit is mentioned in a comment only\nx = 1\n",
-        "compiled = jax.jit(module_level_function)\n",
+        "import jax\n\ndef f(x):\n    return jax.numpy.sum(x)  # jit comes later\n",
         # A module-level value changed, but nothing jitted to bake it in.
         "SCALES['a'] = 4.0\nREGISTRY.append(g)\n",
-        "@jax.jit\ndef f(x):\n    return x * SCALE\n",
         # eqx.filter_vmap keeps no cache: an object it reads is read afresh on each call.
         "@eqx.filter_vmap(in_axes=(None, 0))\ndef step(model, x): ...\nschedule.rate = 3.0\n",
     ],

@@ -442,6 +442,47 @@ def test_a_vendored_library_never_stands_for_it() -> None:
     assert symbols.canonical(Ref("pkg.settings.Settings")) == Ref("services.trainer.pkg.settings.Settings")
 
 
+SCALE_CONFIG = "SCALE = 1.0\n"
+SCALE_MODEL = """\
+import jax
+
+from pkg import config
+
+
+@jax.jit
+def apply(x):
+    return x * config.SCALE
+"""
+SCALE_MAIN = """\
+from pkg import config
+from pkg.model import apply
+
+
+def run():
+    first = float(apply(2.0))
+    config.SCALE = 4.0
+    return first, float(apply(2.0))
+"""
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["stale", "fixed"])
+def test_a_global_changed_through_its_module_in_a_third_module(tmp_path: Path, fixed: bool) -> None:
+    # Nothing in model.py but a module-level `@jax.jit` says it matters (JAX204).
+    model, main = SCALE_MODEL, SCALE_MAIN
+    if fixed:  # the value is an argument, read anew on every call
+        model = model.replace("def apply(x):", "def apply(x, scale):").replace("config.SCALE", "scale")
+        main = main.replace("apply(2.0)", "apply(2.0, config.SCALE)")
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/config.py": SCALE_CONFIG, "pkg/model.py": model, "pkg/main.py": main})
+    run = subprocess.run(
+        [sys.executable, "-c", "from pkg.main import run; print(run())"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.stdout.strip() == ("(2.0, 8.0)" if fixed else "(2.0, 2.0)"), run.stderr  # stale: 2.0 where 8.0 is right
+    by_cli = cli(tmp_path, ".")
+    expected = set() if fixed else {("pkg/main.py", line_of(main, "config.SCALE = 4.0"), 5, "JAX204")}
+    assert where(by_cli) == expected
+    assert flake8(tmp_path, "pkg") == by_cli
+
+
 CYCLE_A = """\
 from functools import partial
 

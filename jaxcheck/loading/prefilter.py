@@ -4,7 +4,8 @@ Every static use of the JAX1xx rules is a static parameter written out
 (`static_argnums=`, `static_argnames=`, `static_broadcasted_argnums=`) or an
 equinox `filter_jit`/`filter_pmap`, and the JAX2xx and JAX401 rules look at
 where `jit`, `pjit` and `pmap` are applied (JAX204 where a module-level
-value is changed too), and the JAX3xx rules at pytree registrations and
+value is changed too, or where a module-level function is jitted: another
+module may change what it reads), and the JAX3xx rules at pytree registrations and
 static fields, so a file with none of that text holds no
 finding of its own module; its findings, if any, are about classes
 it defines. Parsing is the dominant cost, and most files fail these tests.
@@ -40,6 +41,9 @@ _GLOBAL_CHANGE = re.compile(
     r"|^[ \t]*[A-Za-z_]\w*(?:\.\w+)*\.(?:append|extend|insert|update|setdefault|pop|clear|add|remove|discard)\(",
     re.MULTILINE,
 )
+# A module-level function jitted by decorator or by name: the globals it reads
+# may be changed by another module (`config.SCALE = 4.0`), JAX204's evidence.
+_MODULE_LEVEL_JIT = re.compile(r"^@[\w.]*\b(?:p?jit|pmap)\b|^[A-Za-z_]\w*[ \t]*=[ \t]*[\w.]*\b(?:p?jit|pmap)\(", re.MULTILINE)
 _PYTREE = re.compile(
     r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
 )
@@ -56,6 +60,7 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
         or _applies_a_transform(text)
         or _PYTREE.search(text) is not None
         or (_TRANSFORM.search(text) is not None and _GLOBAL_CHANGE.search(text) is not None)
+        or _MODULE_LEVEL_JIT.search(text) is not None
     )
 
 

@@ -135,6 +135,10 @@ class Constants:
             for write in module.attribute_writes:
                 for variable in self._candidates(write.target):
                     found[variable].append((path, write.location, f".{write.attribute} = ...", write.function))
+                if not write.target.is_local and self.symbols.is_module(write.target):
+                    # `config.SCALE = 4.0`: another module's variable bound again through its module.
+                    for variable in self._candidates(write.target.attribute(write.attribute)):
+                        found[variable].append((path, write.location, " = ...", write.function))
             for enclosing, call in module.calls:
                 ref = call.ref
                 if ref is not None and ref.last in MUTATORS and ref.parent is not None:

@@ -113,6 +113,10 @@ class Symbols:
                 return variable if any(not binding.function for binding in bindings) else None
         return None
 
+    def is_module(self, ref: Ref) -> bool:
+        """`ref` names an analysed module (`config` of `from pkg import config`)."""
+        return not ref.is_local and not ref.attributes and self.canonical(ref).name in self._exports
+
     def lookup_class(self, ref: Ref | None) -> str | None:
         """The project class `ref` names."""
         if ref is None or ref.is_local:

@@ -106,11 +106,10 @@ class JittedReadsChangingGlobal(Rule):
     the call and the change in the code: a change made by code that runs
     later for another reason (a callback, a user of a library calling a
     setter), a value of a library module, a value reached through a
-    container or an alias (`table = SCALES; table["a"] = 4.0`). jaxcheck
-    reads a module whose only jitted function is a top-level `@jax.jit` when
-    the module also changes a module-level value (an item written, a mutating
-    method, `global`), or holds another shape it looks at: a value read there
-    and changed only from other modules is not followed.
+    container or an alias (`table = SCALES; table["a"] = 4.0`). A value of
+    another module is followed when it is changed through that module
+    (`config.SCALE = 4.0` after `from pkg import config`), in any module
+    that calls the jitted function first.
 
     May be reported though the result is right: jaxcheck does not follow
     `jax.clear_caches()`, or a change after the last call of the function.
