@@ -266,7 +266,24 @@ class Symbols:
             cls = self.constructed_class(binding.value)
             if cls is not None:
                 found.append(cls)
+            elif binding.value.kind == f.CALL:
+                found.extend(self._returned_classes(self.lookup_function(binding.value.ref)))
         return tuple(dict.fromkeys(found))
+
+    def _returned_classes(self, function: f.FunctionFacts | None) -> list[str]:
+        """The classes a factory function returns objects of, when every `return`
+        builds one (`return SGD(lr)`) or returns a local bound only to such."""
+        found: list[str] = []
+        for value in function.returns if function is not None else ():
+            built = self.constructed_class(value)
+            if built is None and value.kind == f.NAME and value.ref is not None and value.ref.is_local:
+                bindings = self.bindings.get(value.ref, ())
+                built_there = [self.constructed_class(binding.value) for binding in bindings]
+                built = built_there[0] if bindings and len(set(built_there)) == 1 else None
+            if built is None:
+                return []
+            found.append(built)
+        return found
 
     def value_classes(self, value: f.Value) -> tuple[str, ...]:
         """The project classes `value` may be an instance of: built right there
