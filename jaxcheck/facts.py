@@ -113,6 +113,8 @@ WRAPPERS = frozenset(
         "equinox.filter_vmap", "equinox.filter_grad", "flax.nnx.vmap", "flax.nnx.grad",
     }
 )
+# The names the caching transforms go by (`jax.jit`, `nnx.jit`, `eqx.filter_jit`...).
+TRANSFORM_NAMES = frozenset({"jit", "pjit", "pmap", "checkpoint", "remat", "make_jaxpr", "filter_jit", "filter_pmap"})
 _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.abstractproperty"})
 _NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 

@@ -550,6 +550,11 @@ class _Extractor:
         # The elements of a tuple (or a `**{...}`) passed are what a static argument hashes.
         if any(isinstance(arg.value, _CONTAINERS) or self._wraps(arg.value, scope) for arg in node.args):
             return max(kept, 2)
+        # A transform of what a call returns (`jax.jit(checked(self.step))`): the model
+        # looks through a project decorator to the function it wraps.
+        if callee is not None and callee.rpartition(".")[2] in f.TRANSFORM_NAMES and node.args:
+            if isinstance(node.args[0].value, cst.Call):
+                return max(kept, 2)
         return kept
 
     @staticmethod

@@ -18,15 +18,14 @@ import re
 # `nnx.jit` keys its cache on the plain attributes of every `nnx.Module` it is given.
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap", "nnx.jit")
 # A transform named, then what follows it in the shapes the JAX2xx rules and
-# JAX401 look at: applied to a lambda, a partial or `obj.attr`; made and
+# JAX401 look at: applied to a lambda, a partial, `obj.attr` or what a call
+# returns (`jit(checked(self.step))`, a decorator's wrapper); made and
 # called at once; passed on (`partial(jax.jit, ...)`); imported under another
 # name. And what comes before it on an indented line: a decorator of a method
 # or nested function, or an application to a name inside a function or class.
-# The names the caching transforms go by (`jax.jit`, `nnx.jit`, `eqx.filter_jit`...).
-TRANSFORM_NAMES = frozenset({"jit", "pjit", "pmap", "checkpoint", "remat", "make_jaxpr", "filter_jit", "filter_pmap"})
 _TRANSFORM = re.compile(r"\b(?:p?jit|pmap|checkpoint|remat|make_jaxpr)\b")
 _AFTER = re.compile(
-    r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.)"
+    r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.|[A-Za-z_]\w*\s*\()"
     r"|\s*\([^()\n]*\)\s*\("
     r"|\s*,"
     r"|\s+as\s+\w"

@@ -16,7 +16,6 @@ import re
 from typing import Iterable, Iterator
 
 from jaxcheck import facts as f
-from jaxcheck.loading.prefilter import TRANSFORM_NAMES
 
 
 def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
@@ -82,7 +81,7 @@ def offered_names(module: f.ModuleFacts) -> set[str]:
 
 
 def _applies_transform(call: f.Value) -> bool:
-    return any(inner.ref is not None and inner.ref.last in TRANSFORM_NAMES for inner in _walk(call) if inner.kind in (f.CALL, f.NAME))
+    return any(inner.ref is not None and inner.ref.last in f.TRANSFORM_NAMES for inner in _walk(call) if inner.kind in (f.CALL, f.NAME))
 
 
 def users_pattern(offered: dict[str, set[str]]) -> re.Pattern[str] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from jaxcheck import facts as f
@@ -19,7 +19,7 @@ from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import PARTIAL, TRACING_LIBRARIES, TRACING_NAMES, TREE_MAPS, Transform
 from jaxcheck.model.state import Chain
 from jaxcheck.model.symbols import Symbols
-from jaxcheck.model.transforms import Application, application
+from jaxcheck.model.transforms import Application, application, unwrapped
 
 KEPT = "kept"  # stored, returned or passed on: lives past the call that made it
 REUSED = "reused"  # held in a local and called more than once
@@ -107,6 +107,7 @@ class Functions:
             applied = application(value, self.table)
             if applied is None or applied.target is None:
                 continue
+            applied = replace(applied, target=self._decorated(applied.target))
             in_loop = value.location in looped
             if value.key in called:
                 fate = CALLED
@@ -132,6 +133,26 @@ class Functions:
                     in_loop = use is not None and use.loop_depth > 0
                     made.append(Made(applied, module.path, parent, _fate(use), nested, nested.free_reads, in_loop))
         return made
+
+    def _decorated(self, target: f.Value) -> f.Value:
+        """What a project decorator applied right there wraps (`checked(self.step)`):
+        every `return` of the decorator is a function nested in it that calls the
+        decorator's first parameter, a wrapper of what it is given."""
+        while target.kind == f.CALL and target.args and target.ref is not None:
+            decorator = self.symbols.lookup_function(target.ref)
+            if decorator is None or not decorator.parameters or not decorator.returns:
+                break
+            given = Ref(decorator.parameters[0].name, decorator.qualname)
+            for returned in decorator.returns:
+                ref = returned.ref if returned.kind == f.NAME else None
+                wrapper = self.symbols.functions.get(ref.name) if ref is not None and not ref.is_local else None
+                if wrapper is None or wrapper.qualname.rpartition(".")[0] != decorator.qualname:
+                    return target
+                calls = self.symbols.modules[self.symbols.path_of[wrapper.qualname]].calls
+                if not any(scope == wrapper.qualname and call.ref == given for scope, call in calls):
+                    return target
+            target = unwrapped(target.args[0])
+        return target
 
     def _fate_of_binding(self, module: f.ModuleFacts, value: f.Value) -> tuple[str, bool]:
         """(fate, made in a loop) of a transform's result assigned to a name."""

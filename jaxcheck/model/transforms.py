@@ -69,10 +69,10 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
         return Application(inner.transform, inner.spec, value.args[0], value.location)
     else:
         return None
-    return Application(transform, _static_spec(transform, value), _unwrapped(args[0]) if args else None, value.location)
+    return Application(transform, _static_spec(transform, value), unwrapped(args[0]) if args else None, value.location)
 
 
-def _unwrapped(target: f.Value) -> f.Value:
+def unwrapped(target: f.Value) -> f.Value:
     """The function inside `jax.vmap(fn)` and its kin: what a jit of it compiles and keeps."""
     while target.kind == f.CALL and target.dotted in f.WRAPPERS and target.args:
         target = target.args[0]

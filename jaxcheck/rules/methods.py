@@ -281,7 +281,9 @@ class JittedBoundMethod(Rule):
 
     Flags a compiling transform applied to a bound method, `jax.jit(obj.method)`
     or `jax.jit(self.method)`, in any spelling (`jit(c.calc)` imported, aliases,
-    `partial(jax.jit, static_argnums=1)(self.step)`), when all of these hold:
+    `partial(jax.jit, static_argnums=1)(self.step)`, through `jax.vmap` and its
+    kin, or through a project decorator whose wrapper calls what it is given:
+    `jax.jit(checked(self.step))`), when all of these hold:
 
     - The transform keeps a trace cache on the function it returns: `jax.jit`,
       `pjit`, `jax.pmap`, `nnx.jit`, `nnx.pmap`, `eqx.filter_jit`,
