@@ -38,6 +38,7 @@ class Transform:
 
 
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames", traces_self=True)
+_NNX_JIT = Transform("nnx.jit", "static_argnums", "static_argnames", traces_self=True, keys_node_attributes=True)
 _CHECKPOINT = Transform(
     "jax.checkpoint", "static_argnums", "static_argnames", hashes_once=True, compiles=False, raises_on_unhashable=False
 )
@@ -55,7 +56,8 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.remat": _CHECKPOINT,
     "jax.ad_checkpoint.checkpoint": _CHECKPOINT,
     "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
-    "flax.nnx.jit": Transform("nnx.jit", "static_argnums", "static_argnames", traces_self=True, keys_node_attributes=True),
+    "flax.nnx.jit": _NNX_JIT,
+    "flax.nnx.compat.jit": _NNX_JIT,  # `partial(nnx.jit, graph=True, graph_updates=True)`
     "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
     "flax.nnx.remat": Transform(
         "nnx.remat", "static_argnums", hashes_once=True, compiles=False, raises_on_unhashable=False
