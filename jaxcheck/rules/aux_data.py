@@ -102,7 +102,7 @@ def _changed_in_place(model: Model, cls: str | None, ref, subject) -> str:
 def _changed_field(model: Model, cls: str, name: str) -> str:
     for change in model.state.changes(cls):
         if change.in_place and change.path == (name,) and real_change(model, cls, change):
-            return f", changed in place by `{change.text}` at {change.file}:{change.location.line}"
+            return f", changed in place by {change.shown}"
     return ""
 
 
@@ -113,7 +113,7 @@ def _changed_object(model: Model, held: Held) -> str:
     which may be setup right after construction, is no evidence."""
     for cls, change in held.changes:
         if change.inside and real_change(model, cls, change):
-            return f", changed by `{change.text}` at {change.file}:{change.location.line}"
+            return f", changed by {change.shown}"
     return ""
 
 

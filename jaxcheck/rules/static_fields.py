@@ -634,8 +634,7 @@ class DynamicChildOfStatic(ClassRule):
                 change = changed[field.name]
                 kinds = outcomes("changed-value-key", model.target) if traits.hashing == VALUE else (STALE,)
                 consequence = (
-                    f"`{change.text}` at "
-                    f"{change.file}:{change.location.line} changes it in place, and "
+                    f"{change.shown} changes it in place, and "
                     + ("the next call silently reuses the function compiled for the old value"
                        if kinds == (STALE,) else
                        "the next call compiles again (JAX 0.11 and later), keeping a cache entry keyed on the "
@@ -1025,7 +1024,7 @@ class BoundMethodField(ClassRule):
             path,
             argument.location,
             f"{what} is given the bound method `{argument.ref.dotted}`, which compares by the identity of "
-            f"`{owner.dotted}`, and {uses_text([use], model)}: `{change.text}` ({change.file}:{change.location.line}) "
+            f"`{owner.dotted}`, and {uses_text([use], model)}: {change.shown} "
             "changes what the method reads after the first call, and the function compiled for the old state is "
             "reused (stale). Pass what changes as a regular argument, or store a module-level function and keep "
             "its parameters in fields of the static class.",
