@@ -88,6 +88,16 @@ SPELLINGS = {
         "def f(x, v{ann}):\n    return x + v.num_wheels\n",
         "jax.jit(f, static_argnums=1)(1.0, {arg})",
     ),
+    "nnx-jit-partial-counts-bound-arguments": (
+        "from flax import nnx\n",
+        "def f(model, x, v{ann}):\n    return x + v.num_wheels\ng = nnx.jit_partial(f, None, static_argnums=2)\n",
+        "g(1.0, {arg})",
+    ),
+    "nnx-jit-partial-two-bound-argnames": (
+        "from flax import nnx\n",
+        'def f(model, opt, v{ann}, x):\n    return x + v.num_wheels\ng = nnx.jit_partial(f, None, None, static_argnames="v")\n',
+        "g({arg}, 1.0)",
+    ),
     "module-alias-jit-equals-jax.jit": (
         "import jax\nfrom functools import partial\njit = jax.jit\n",
         "@partial(jit, static_argnums=0)\ndef f(v{ann}):\n    return v.num_wheels\n",

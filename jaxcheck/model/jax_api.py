@@ -35,6 +35,10 @@ class Transform:
     # It splits a graph node (an `nnx.Module`) given as any argument and keys its
     # cache on the node's plain attributes, which are static (flax's graph def).
     keys_node_attributes: bool = False
+    # Its positional arguments after the function are bound to the function's
+    # first parameters (`nnx.jit_partial(step, model)`), and its static
+    # positions count them: each call passes the parameters that follow.
+    binds_leading: bool = False
 
 
 _JIT = Transform("jax.jit", "static_argnums", "static_argnames", traces_self=True)
@@ -58,6 +62,9 @@ TRANSFORMS: dict[str, Transform] = {
     "jax.make_jaxpr": Transform("jax.make_jaxpr", "static_argnums", compiles=False),
     "flax.nnx.jit": _NNX_JIT,
     "flax.nnx.compat.jit": _NNX_JIT,  # `partial(nnx.jit, graph=True, graph_updates=True)`
+    "flax.nnx.jit_partial": Transform(
+        "nnx.jit_partial", "static_argnums", "static_argnames", keys_node_attributes=True, binds_leading=True
+    ),
     "flax.nnx.pmap": Transform("nnx.pmap", "static_broadcasted_argnums", hashes_once=True),
     "flax.nnx.remat": Transform(
         "nnx.remat", "static_argnums", hashes_once=True, compiles=False, raises_on_unhashable=False

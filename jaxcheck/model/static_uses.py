@@ -206,6 +206,7 @@ def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.
     function = target.function
     transform = target.spec.transform
     positional = function.positional
+    shift += target.spec.bound
     count = len(call.args) + shift
     found: list[tuple[str, f.Value, bool]] = []
     for position, value in enumerate(call.args, start=shift):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
 from jaxcheck.model.jax_api import PARTIAL, TRANSFORMS, Transform
@@ -38,6 +38,7 @@ class StaticSpec:
     argnums: tuple[int, ...]
     argnames: tuple[str, ...]
     location: f.Location  # the decorator or the transform call
+    bound: int = 0  # leading parameters the transform binds (`nnx.jit_partial(step, model)`): calls pass the rest
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,13 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
         return Application(inner.transform, inner.spec, value.args[0], value.location)
     else:
         return None
-    return Application(transform, _static_spec(transform, value), unwrapped(args[0]) if args else None, value.location)
+    spec = _static_spec(transform, value)
+    if spec is not None and transform.binds_leading and args:
+        if any(arg.kind == f.OTHER and arg.literal == "*" for arg in args):
+            spec = None  # `*args`: how many parameters it binds is not known
+        else:
+            spec = replace(spec, bound=len(args) - 1)
+    return Application(transform, spec, unwrapped(args[0]) if args else None, value.location)
 
 
 def unwrapped(target: f.Value) -> f.Value:
