@@ -103,6 +103,7 @@ LAMBDA = "lambda"  # args: its body, when kept
 GETATTRS = "getattrs"  # args: (the object, the names): `getattr(obj, name) for name in names`
 OTHER = "other"
 FALLBACK = "or"  # the literal of an OTHER that may be any of its args: `items or []`, `a if c else b`
+ARITHMETIC = "op"  # the literal of an OTHER whose args are a binary operator's operands: `scale * noise`
 
 
 # Transforms that wrap a function without a cache of their own: `jax.jit(jax.vmap(fn))`

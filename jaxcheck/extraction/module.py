@@ -638,7 +638,7 @@ class _Extractor:
             )
         if isinstance(node, cst.BinaryOperation):
             operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
-            return f.Value(f.OTHER, location, args=operands)
+            return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
         return f.Value(f.OTHER, location)
 
     def _getattrs(

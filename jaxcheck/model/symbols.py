@@ -267,10 +267,10 @@ class Symbols:
             if cls is not None:
                 found.append(cls)
             elif binding.value.kind == f.CALL:
-                found.extend(self._returned_classes(self.lookup_function(binding.value.ref)))
+                found.extend(self.returned_classes(self.lookup_function(binding.value.ref)))
         return tuple(dict.fromkeys(found))
 
-    def _returned_classes(self, function: f.FunctionFacts | None) -> list[str]:
+    def returned_classes(self, function: f.FunctionFacts | None) -> list[str]:
         """The classes a factory function returns objects of, when every `return`
         builds one (`return SGD(lr)`) or returns a local bound only to such."""
         found: list[str] = []
@@ -329,6 +329,10 @@ class Symbols:
             return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names))), "")
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
+        if value.kind == f.OTHER and value.literal == f.ARITHMETIC:
+            # Arithmetic with an array gives one: `scale * jax.random.normal(key, shape)`.
+            kinds = {self.unhashable_kind(arg, follow_names) for arg in value.args}
+            return "array" if "array" in kinds else ""
         if value.kind == f.CALL:
             if value.dotted in UNHASHABLE_BUILTINS:
                 return value.dotted.rpartition(".")[2]

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
-from jaxcheck.model.classes import IDENTITY, SINGLETON, UNHASHABLE, Classes, Field
+from jaxcheck.model.classes import IDENTITY, SINGLETON, UNHASHABLE, VALUE, Classes, Field
 from jaxcheck.model.jax_api import (
     ARRAY_TYPES,
     CONTAINER_TYPES,
@@ -60,6 +60,8 @@ class Values:
             built = self.symbols.lookup_class(field.value.ref)
             if built is not None:
                 found.append(built)
+            else:  # what a factory returns: `self.sample = self.helper.sample(key)`
+                found.extend(self.returned_classes(field.value))
         if len(field.annotation) == 1:
             # An annotation says what is held for a concrete class; a stateless
             # interface base with subclasses says little (the value built tells).
@@ -87,13 +89,19 @@ class Values:
         if field.value is not None:
             kind = self.symbols.unhashable_kind(field.value)
             if kind:
-                return (f"an array (`{field.value.dotted}(...)`)" if kind == "array" else f"a {kind}, which is mutable"), True
+                return (_array_made(field.value) if kind == "array" else f"a {kind}, which is mutable"), True
+            returned = self._returned(field.value)
+            if returned:
+                return returned, True
         # What the constructor is given, unless construction assigns the field again (`__post_init__` converting it).
         converted = any(other.name == field.name and other.per_instance for other in self.classes.fields(cls))
         for path, given in self.construction_arguments(cls, field) if hashed and not converted else ():
             kind = self.symbols.unhashable_kind(given)
             if kind:
-                return f"{'an' if kind == 'array' else 'a'} {kind} (passed at {path}:{given.location.line})", True
+                return f"{_a(kind)} (passed at {path}:{given.location.line})", True
+            returned = self._returned(given)
+            if returned:
+                return f"{returned}, passed at {path}:{given.location.line}", True
         for ref in field.annotation:
             if ref.dotted in CONTAINER_TYPES:
                 return f"a {CONTAINER_TYPES[ref.dotted]} (annotated `{_short(ref.dotted)}`)", False
@@ -208,6 +216,97 @@ class Values:
                     return f"the bound method `self.{'.'.join(ref.attributes)}`"
         return None
 
+    # --- what calls return --------------------------------------------------------------------------
+
+    def returned_kind(self, call: f.Value, depth: int = 2) -> str:
+        """"array", "list", "dict", "set" or "bytearray" when every `return` of
+        the project function or method a call runs gives one (`make_noise(key)`,
+        `self.helper.sample(key)`); else ""."""
+        functions = self.called_functions(call) if call.kind == f.CALL and depth else []
+        if not functions or not all(function.returns for function in functions):
+            return ""
+        kinds = {
+            self.symbols.unhashable_kind(returned) or self.returned_kind(returned, depth - 1)
+            for function in functions
+            for returned in function.returns
+        }
+        return kinds.pop() if len(kinds) == 1 else ""
+
+    def _returned(self, call: f.Value) -> str:
+        """What a call of a project function gives, for a message, when it is
+        an array or a mutable container, or a value-hashed object holding an
+        array (`return Sample(mean, std)`); else ""."""
+        if call.kind != f.CALL or call.ref is None:
+            return ""
+        kind = self.returned_kind(call)
+        if kind:
+            return f"{_a(kind)} (returned by `{self._written(call)}(...)`)"
+        struct = self._returned_struct(call)
+        return f"an array, in the `{struct}` returned by `{self._written(call)}(...)`" if struct else ""
+
+    def _returned_struct(self, call: f.Value) -> str:
+        """The name of the value-hashed class every `return` of the function a
+        call runs builds with an array (`return Sample(jax.random.normal(...), ...)`):
+        hashing such an object hashes the array."""
+        built = set()
+        functions = self.called_functions(call)
+        for returned in (value for function in functions for value in function.returns or (None,)):
+            cls = self.symbols.constructed_class(returned) if returned is not None else None
+            traits = self.classes.traits(cls) if cls is not None else None
+            if traits is None or traits.hashing != VALUE or self.classes.equality_method(cls, "__hash__") is not None:
+                return ""
+            given = [*returned.args, *(value for _, value in returned.keywords)]
+            if not any(self.symbols.unhashable_kind(value) == "array" for value in given):
+                return ""
+            built.add(cls)
+        return built.pop().rpartition(".")[2] if len(built) == 1 else ""
+
+    def _written(self, call: f.Value) -> str:
+        """A call's callee as written: `self.helper.sample`, `make_noise`."""
+        ref = call.ref
+        return ref.dotted if ref.is_local else self.symbols.short_name(ref.name) if ref.name in self.symbols.functions else ref.last
+
+    def returned_classes(self, call: f.Value) -> list[str]:
+        """The project classes a call of a project function or method returns
+        objects of, when every `return` of each builds one (see `Symbols.returned_classes`)."""
+        functions = self.called_functions(call)
+        found = [self.symbols.returned_classes(function) for function in functions]
+        return [] if not found or not all(found) else list(dict.fromkeys(cls for classes in found for cls in classes))
+
+    def called_functions(self, call: f.Value) -> list[f.FunctionFacts]:
+        """The project functions a call may run: one named (`make(...)`,
+        `Sampler.sample(...)`), or the method of each project class its receiver
+        may hold (`self.sample(...)`, `sampler.sample(...)`, `self.helper.sample(...)`);
+        [] when one of them is not known."""
+        ref = call.ref
+        function = self.symbols.lookup_function(ref)
+        if function is not None or ref is None or ref.parent is None:
+            return [function] if function is not None else []
+        owners = self.receiver_classes(ref.parent)
+        methods = [self.symbols.find_method(owner, ref.last) for owner in owners]
+        if not methods or any(method is None or not method.is_instance_method or method.is_property for method in methods):
+            return []
+        return methods
+
+    def receiver_classes(self, ref: f.Ref) -> tuple[str, ...]:
+        """The project classes an object named in a method may be: `self`, a
+        parameter or a local (see `Symbols.instance_classes`), or `self.helper`,
+        by what the field is given (an object built, an annotated parameter, the
+        constructor's arguments)."""
+        function = self.symbols.functions.get(ref.function) if ref.is_local else None
+        if function is None or len(ref.attributes) != 1 or ref.name != function.self_name:
+            return self.symbols.instance_classes(ref)
+        found: list[str] = []
+        for field in self.classes.fields(function.class_qualname):
+            if field.name != ref.attributes[0]:
+                continue
+            given = [value for _, value in self.construction_arguments(function.class_qualname, field)]
+            for value in [field.value, *given] if field.value is not None else given:
+                found.extend(self.symbols.value_classes(value))
+            if len(field.annotation) == 1 and (named := self.symbols.lookup_class(field.annotation[0])) is not None:
+                found.append(named)
+        return tuple(dict.fromkeys(found))
+
     def _returned_callable(self, ref: f.Ref, class_qualname: str) -> str | None:
         """`self._pick()`: a method of the class every `return` of which is a callable made per instance."""
         base = ref.parent
@@ -237,6 +336,8 @@ class Values:
             return Held(UNSTABLE, "a lambda, a new function each time it is made")
         if value.kind == f.CALL:
             return self._call_holds(value)
+        if value.kind == f.OTHER and self.symbols.unhashable_kind(value) == "array":
+            return Held(ARRAY, _array_made(value))
         if value.kind != f.NAME or value.ref is None:
             return None
         if subject is not None and value.ref.base == subject.base and value.ref.attributes and not subject.attributes:
@@ -263,13 +364,16 @@ class Values:
     def _call_holds(self, call: f.Value) -> Held | None:
         kind = self.symbols.unhashable_kind(call)
         if kind == "array":
-            return Held(ARRAY, f"an array (`{_short(call.dotted)}(...)`)")
+            return Held(ARRAY, _array_made(call))
         if kind:
             return Held(MUTABLE, f"a {kind}")
         if call.dotted == PARTIAL:
             return Held(UNSTABLE, "a `functools.partial`, a new object each time it is made")
         if call.dotted == "builtins.object":
             return Held(UNSTABLE, "a new `object()`, equal only to itself")
+        returned = self._returned(call)
+        if returned:
+            return Held(ARRAY if returned.startswith("an array") else MUTABLE, returned)
         built = self.symbols.constructed_class(call)
         traits = self.classes.traits(built) if built is not None else None
         if traits is not None and traits.hashing == IDENTITY:
@@ -465,6 +569,15 @@ def _not_in_init(value: f.Value | None) -> bool:
         return False
     init, kw_only = value.keyword("init"), value.keyword("kw_only")
     return (init is not None and init.literal is False) or (kw_only is not None and kw_only.literal is True)
+
+
+def _array_made(value: f.Value) -> str:
+    """How an array was made, for a message: "an array (`jnp.asarray(...)`)"."""
+    return f"an array (`{_short(value.dotted)}(...)`)" if value.kind == f.CALL else "an array (computed from one)"
+
+
+def _a(kind: str) -> str:
+    return f"{'an' if kind == 'array' else 'a'} {kind}"
 
 
 def _short(ref: str) -> str:

@@ -396,7 +396,12 @@ class DynamicChildOfStatic(ClassRule):
       (`w: jax.Array = jnp.zeros(3)`), `self.w = ...` or
       `object.__setattr__(self, "w", ...)` in `__init__`, `__post_init__` or a
       helper they call. A list, dict or set literal (or `list(...)`, `dict(...)`,
-      `set(...)`) stored there is flagged too.
+      `set(...)`) stored there is flagged too, and so is arithmetic with an
+      array (`scale * jnp.ones(3)`);
+    - or what a project function or method returns, when every `return` of it
+      gives such a value (`self.noise = self.sampler.sample(key)`), or builds a
+      value-hashed object from an array (`return Sample(mean, std)`, a
+      `NamedTuple`): given to the field, directly or through the constructor.
 
     Only fields that `==` compares count: a dataclass's fields (not those with
     `compare=False`), or what a hand-written `__eq__` reads. An attribute derived
