@@ -166,6 +166,14 @@ def test_method_jitted_in_init_and_state_assigned_in_another_method(how):
     assert codes_at(src) == jitted_at(src, "jax.jit(self.step)", "JAX201")
 
 
+def test_the_message_shows_the_decorators_around_a_jitted_bound_method():
+    path = Path(__file__).resolve().parent.parent / "fixtures" / "JAX201" / "fail_jit_of_a_wrapped_bound_method.py"
+    findings, failed = findings_of(path.read_text(encoding="utf-8"))
+    (finding,) = [found for found in findings if found.code == "JAX201"]
+    assert not failed
+    assert finding.message.startswith("`jax.jit(checked(self.step))` traces `Trainer.step` once")
+
+
 @pytest.mark.parametrize(
     "transform",
     [

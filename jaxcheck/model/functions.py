@@ -44,6 +44,7 @@ class Made:
     # function it is made in (`self.scale` of `Model.__init__`).
     reads: tuple[Ref, ...] = ()
     in_loop: bool = False  # made on every turn of a loop of the function it is in
+    wrappers: tuple[str, ...] = ()  # the project decorators around the target, outermost first: `checked(self.step)`
 
     @property
     def transform(self) -> Transform:
@@ -107,7 +108,8 @@ class Functions:
             applied = application(value, self.table)
             if applied is None or applied.target is None:
                 continue
-            applied = replace(applied, target=self._decorated(applied.target))
+            target, wrappers = self._decorated(applied.target)
+            applied = replace(applied, target=target)
             in_loop = value.location in looped
             if value.key in called:
                 fate = CALLED
@@ -121,7 +123,7 @@ class Functions:
                 nested = self.symbols.functions.get(target.ref.name)
                 if nested is not None:
                     reads = nested.free_reads
-            made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop))
+            made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop, wrappers=wrappers))
         for nested in module.functions:
             parent = nested.qualname.rpartition(".")[0]
             if nested.class_qualname or parent not in self.symbols.functions:
@@ -134,10 +136,11 @@ class Functions:
                     made.append(Made(applied, module.path, parent, _fate(use), nested, nested.free_reads, in_loop))
         return made
 
-    def _decorated(self, target: f.Value) -> f.Value:
-        """What a project decorator applied right there wraps (`checked(self.step)`):
-        every `return` of the decorator is a function nested in it that calls the
-        decorator's first parameter, a wrapper of what it is given."""
+    def _decorated(self, target: f.Value) -> tuple[f.Value, tuple[str, ...]]:
+        """What a project decorator applied right there wraps (`checked(self.step)`),
+        with the decorators' names: every `return` of the decorator is a function
+        nested in it that calls the decorator's first parameter, a wrapper of what it is given."""
+        wrappers: list[str] = []
         while target.kind == f.CALL and target.args and target.ref is not None:
             decorator = self.symbols.lookup_function(target.ref)
             if decorator is None or not decorator.parameters or not decorator.returns:
@@ -147,12 +150,13 @@ class Functions:
                 ref = returned.ref if returned.kind == f.NAME else None
                 wrapper = self.symbols.functions.get(ref.name) if ref is not None and not ref.is_local else None
                 if wrapper is None or wrapper.qualname.rpartition(".")[0] != decorator.qualname:
-                    return target
+                    return target, tuple(wrappers)
                 calls = self.symbols.modules[self.symbols.path_of[wrapper.qualname]].calls
                 if not any(scope == wrapper.qualname and call.ref == given for scope, call in calls):
-                    return target
+                    return target, tuple(wrappers)
+            wrappers.append(target.ref.dotted if target.ref.is_local else decorator.name)
             target = unwrapped(target.args[0])
-        return target
+        return target, tuple(wrappers)
 
     def _fate_of_binding(self, module: f.ModuleFacts, value: f.Value) -> tuple[str, bool]:
         """(fate, made in a loop) of a transform's result assigned to a name."""

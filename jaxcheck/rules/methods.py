@@ -484,7 +484,8 @@ class JittedBoundMethod(Rule):
                     yield self.finding(
                         path,
                         made.application.location,
-                        f"`{transform}({obj}.{method.name})` traces `{class_name}.{method.name}` once and compiles in "
+                        f"`{transform}({_wrapped(made, f'{obj}.{method.name}')})` traces `{class_name}.{method.name}` "
+                        "once and compiles in "
                         f"what it reads of `{obj}`, but `{class_name}` is mutable and {_changed_text(changed)} "
                         "changes it: the jitted function keeps returning results for the old value, since changing "
                         "the object does not change its cache key. Jit a function that takes that state as "
@@ -720,3 +721,8 @@ class JittedClosureOverSelf(Rule):
                         "called with `self.scale`), or make the class immutable.",
                     )
                     break
+
+
+def _wrapped(made: Made, target: str) -> str:
+    """The jitted target as written, with the project decorators around it: `checked(self.step)`."""
+    return "".join(f"{name}(" for name in made.wrappers) + target + ")" * len(made.wrappers)
