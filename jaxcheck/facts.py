@@ -258,6 +258,7 @@ class Binding:
     value: Value
     location: Location
     function: str = ""  # qualname of the function it is in ("" at module or class level): `global` names too
+    conditional: bool = False  # inside an `if`, loop, `try` or `match` of its scope: the name may keep an earlier value
 
 
 @dataclass(frozen=True)

@@ -563,6 +563,27 @@ def test_locations_with_crlf_and_tabs():
     assert w.value.args[0].location == loc(20, 11)
 
 
+def test_a_binding_inside_a_branch_or_loop_is_conditional_and_arithmetic_keeps_its_operands():
+    module = facts(
+        """
+        import numpy as np
+        def f(w=None, items=()):
+            if w is None:
+                w = np.ones(3)
+            with open("x") as handle:
+                n = 2
+            for item in items:
+                last = item
+            total = g(w * 2, 3 * np.ones(n))
+        """
+    )
+    conditional = {b.ref.name: b.conditional for b in module.bindings}
+    assert conditional == {"w": True, "handle": False, "n": False, "item": True, "last": True, "total": False}
+    call = next(b.value for b in module.bindings if b.ref.name == "total")
+    product = call.args[1]  # an argument of an argument: kept, as the operands of arithmetic are
+    assert product.literal == f.ARITHMETIC and plain(product.args[1].ref) == "numpy.ones"
+
+
 def test_locations_with_lone_cr_line_endings():
     src = "import jax\r@jax.jit\rdef f(x):\r    return x\rclass A:\r    pass\r"
     module = facts_from_source(src, "m.py", "pkg.m")

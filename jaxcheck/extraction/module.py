@@ -68,6 +68,7 @@ class _Extractor:
         self.raising: set[str] = set()
         self._values: dict[tuple[int, int], f.Value] = {}
         self.loop_depth: dict[str, int] = {}  # function qualname ("" for the module) -> loops open in it
+        self.branch_depth: dict[str, int] = {}  # the same -> ifs, loops, trys and matches open in it
         self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
         self.closure_reads: dict[f.Location, set[f.Ref]] = {}  # lambda -> enclosing parameters' attributes it reads
         self.free_reads: dict[str, set[f.Ref]] = {}  # nested function -> the same
@@ -119,15 +120,18 @@ class _Extractor:
 
     def compound(self, node: cst.CSTNode, scope: Scope) -> None:
         """if/for/while/try/with/match: scan the header, bind targets, descend."""
+        function = self._function_of(scope)
+        branches = not isinstance(node, cst.With)  # a `with` body always runs
+        self.branch_depth[function] = self.branch_depth.get(function, 0) + branches
         if isinstance(node, (cst.For, cst.While)):
             if isinstance(node, cst.For):
                 self.scan(node.iter, scope)  # evaluated once, before the first turn
-            function = self._function_of(scope)
             self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
             self._compound(node, scope)
             self.loop_depth[function] -= 1
         else:
             self._compound(node, scope)
+        self.branch_depth[function] -= branches
 
     def _compound(self, node: cst.CSTNode, scope: Scope) -> None:
         blocks = []
@@ -212,7 +216,9 @@ class _Extractor:
             known = self.tracked.get((scope.qualname, target.value)) if scope.kind == FUNCTION else None
             if known is not None:
                 known.escapes = True  # bound again: which value a use sees is not followed
-            self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, self._function_of(scope)))
+            function = self._function_of(scope)
+            conditional = self.branch_depth.get(function, 0) > 0
+            self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, function, conditional))
         elif isinstance(target, (cst.Tuple, cst.List)):
             # `self.a, self.b = x, y` gives each target its own value.
             paired = (
@@ -521,7 +527,7 @@ class _Extractor:
         and its parameters' names as
         its literal; a dict display keeps its string keys as keywords.
 
-        A GETATTRS keeps its two names at any depth.
+        A GETATTRS keeps its two names at any depth, arithmetic its operands.
 
         A name a lambda or comprehension binds is a NAME whose ref is local to
         `LAMBDA_SCOPE` (`lambda p: p.mask` reads `p.mask` there): no scope defines it.
@@ -533,7 +539,8 @@ class _Extractor:
         known = self._values.get(key)
         if known is None:
             known = self._value(node, scope, shadowed, depth)
-            if depth == 0 and known.kind != f.GETATTRS and (known.args or known.keywords or known.func):
+            kept = known.kind == f.GETATTRS or known.literal == f.ARITHMETIC  # operands are what an array is told by
+            if depth == 0 and not kept and (known.args or known.keywords or known.func):
                 known = replace(known, args=(), keywords=(), func=None)
             self._values[key] = known
         return known

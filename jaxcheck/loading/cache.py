@@ -18,7 +18,7 @@ from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.loading.codec import decode, decode_finding, encode
 
-FORMAT = 20
+FORMAT = 21
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:

@@ -339,10 +339,16 @@ class Symbols:
             return "array" if is_array_constructor(value.dotted) else ""
         if value.kind == f.NAME and value.ref is not None and follow_names:
             bindings = self.bindings.get(self.canonical(value.ref), ())
+            if self._is_parameter(value.ref) and any(binding.conditional for binding in bindings):
+                return ""  # `if mask is None: mask = np.ones(n)`: it may still hold what the caller passed
             kinds = {self.unhashable_kind(binding.value, False) for binding in bindings}
             if len(kinds) == 1:
                 return kinds.pop()
         return ""
+
+    def _is_parameter(self, ref: Ref) -> bool:
+        function = self.functions.get(ref.function) if ref.is_local and not ref.attributes else None
+        return function is not None and any(parameter.name == ref.name for parameter in function.parameters)
 
 
 def _linearize(head: str, bases: list[list[str]]) -> list[str]:

@@ -155,6 +155,8 @@ class ArrayInAuxData(_PytreeRule):
     - made by an array constructor: `np.`/`jnp.` `array`, `asarray`, `zeros`,
       `ones`, `empty`, `full`, `arange`, `linspace`, `eye`, `identity`, the
       `*_like` forms, any `jax.random.*`, or a module-level name bound to one;
+      arithmetic with one (`jnp.asarray(m) + 1`); or what a project function or
+      method returns when every `return` of it gives one (`self._mask()`);
     - a field of the object being flattened (`self.mask`, `p.mask` in a flatten
       function or lambda) that holds an array, as far as the code says: its
       annotation in the class body (`np.ndarray`, `jax.Array`, `jnp.ndarray`,
@@ -310,8 +312,8 @@ class ArrayInAuxData(_PytreeRule):
     - an array read through a property, `getattr(self, "mask")`, a tuple sum
       (`(1,) + (self.mask,)`), or a method that returns only the `aux_data`
       (`aux = self.aux()`);
-    - an array made by another call (`jax.device_put(m)`, `jnp.asarray(m) + 1`),
-      or passed only at construction sites in files jaxcheck does not read
+    - an array made by another call (`jax.device_put(m)`), or passed only at
+      construction sites in files jaxcheck does not read
       (files that mention neither `jit`/`pmap`, a static argument, a pytree
       registration nor a static field, nor call a function jitted elsewhere).
 
@@ -510,12 +512,15 @@ class ArrayInStaticField(_PytreeRule):
     - numpy arrays a method computes from static fields and does not keep
       (equinox issue 863);
     - a static field jaxcheck knows nothing about (annotated `Any`, and no
-      construction site it reads passes an array): it never guesses.
+      construction site it reads passes an array): it never guesses;
+    - arithmetic on a parameter that is rebound to an array on one path only
+      (`if w is None: w = np.ones(n)`, then `w / w.sum()`): the field holds
+      whatever the callers pass.
 
     Not flagged, but broken just the same (checked: `ValueError` on the second
     object): an array made by a `default_factory`
     (`default_factory=lambda: np.zeros(3)`) or by another call
-    (`jax.device_put(m)`, `jnp.asarray(m) + 1`), or given only at construction
+    (`jax.device_put(m)`), or given only at construction
     sites in files jaxcheck does not read (files that mention neither
     `jit`/`pmap`, a static argument, a pytree registration nor a static field,
     nor call a function jitted elsewhere).
@@ -523,6 +528,10 @@ class ArrayInStaticField(_PytreeRule):
     `field(metadata={"static": True})` counts only on a class jaxcheck sees
     given to `register_dataclass`: a class registered elsewhere (in an
     installed package, or through a name it does not follow) is not looked at.
+    Flagged, but harmless: a pytree class JAX never flattens in normal use (a
+    class whose methods run in numpy or numba only): the array itself is the
+    evidence, and where objects of the class go is not followed.
+
     For a deliberate static array (one object, shared by every instance, never
     changed), put `# noqa: JAX302` on the reported line, or set
     `ignore = ["JAX302"]` or `per-file-ignores = { "tests/*" = ["JAX302"] }` in
