@@ -9,8 +9,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from jaxcheck.loading.jax_target import explicit_target, inferred_target
+from jaxcheck.loading.source import SourceError, read_bytes
 from jaxcheck.model.jax_versions import parse_version
-from jaxcheck.loading.pathmatch import matches_any
+from jaxcheck.loading.pathmatch import PatternError, compile_pattern, matches_any
 from jaxcheck.rules import CODES
 from jaxcheck.model.transforms import Options, Transform
 
@@ -167,10 +168,9 @@ def find_config(start: str) -> Config:
 def load_config(path: str) -> Config | None:
     """Read `[tool.jaxcheck]` from a pyproject.toml; None when it has no such table."""
     try:
-        with open(path, "rb") as handle:
-            document = tomllib.load(handle)
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+        document = tomllib.loads(read_bytes(path).decode("utf-8"))
+    except SourceError as error:
+        raise ConfigError(f"{path}: {error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
     table = document.get("tool", {}).get("jaxcheck") if isinstance(document.get("tool"), dict) else None
@@ -195,6 +195,12 @@ def load_config(path: str) -> Config | None:
     exclude = table.get("exclude", [])
     if not isinstance(exclude, list) or not all(isinstance(item, str) and item for item in exclude):
         raise ConfigError(f"{where}: 'exclude' must be a list of .gitignore-style patterns")
+    for key, patterns in (("exclude", exclude), ("per-file-ignores", per_file)):
+        for pattern in patterns:
+            try:
+                compile_pattern(pattern.removeprefix("!"))
+            except PatternError as error:
+                raise ConfigError(f"{where}: {key!r}: {error}") from None
     target = table.get("target-jax-version")
     return Config(
         root=root,

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BOTH, BUG_LINE, BUGGY, buggy_at, jaxcheck_run, write
+from helpers import BOTH, BUG_LINE, BUGGY, buggy_at, flake8_run, jaxcheck_run, write
+from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes
 
 # The same program with the class indented: findings at line 4, column 5.
 INDENTED = BUGGY.replace(
@@ -125,6 +126,63 @@ def test_dangling_symlink(tmp_path: Path) -> None:
     code, found, _ = jaxcheck_json(".", cwd=tmp_path)
     assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
     assert_one_jax000([f for f in found if f[0] == "./gone.py"], 1, r"cannot read")
+
+
+# --- files that are not regular files, or are too large: never read (issue 16, items 1 and 2) --------------
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this platform")
+
+
+@needs_fifo
+@pytest.mark.parametrize("named", [False, True], ids=["found-by-the-walk", "named-on-the-command-line"])
+def test_a_fifo_is_one_jax000_and_never_blocks(tmp_path: Path, named: bool) -> None:
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    os.mkfifo(tmp_path / "pipe.py")  # opened for reading, it waits for a writer that never comes
+    code, found, _ = jaxcheck_json(*(["buggy.py", "pipe.py"] if named else ["."]), cwd=tmp_path)
+    prefix = "" if named else "./"
+    assert_buggy_reported(code, [(f"./{f[0]}" if named else f[0], *f[1:]) for f in found if f[0].endswith("buggy.py")])
+    assert_one_jax000([f for f in found if f[0] == f"{prefix}pipe.py"], 1, r"cannot read: a FIFO, not a regular file")
+
+
+@needs_fifo
+def test_a_fifo_in_an_excluded_folder_or_beside_the_file_flake8_checks_is_not_read(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[tool.jaxcheck]\nexclude = ["generated/"]\n')
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / "generated").mkdir()
+    os.mkfifo(tmp_path / "generated" / "pipe.py")  # the fingerprint reads every file of the project
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    assert_buggy_reported(code, found)
+    (tmp_path / "pyproject.toml").unlink()
+    os.mkfifo(tmp_path / "other.py")
+    completed = flake8_run("buggy.py", cwd=tmp_path)
+    assert completed.returncode == 1 and "JAX101" in completed.stdout, completed.stderr
+
+
+def test_a_link_to_a_device_is_one_jax000(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / "z.py").symlink_to("/dev/zero")  # read to its end, it fills memory
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
+    assert_one_jax000([f for f in found if f[0] == "./z.py"], 1, r"a character device, not a regular file")
+
+
+def test_a_file_above_the_size_limit_is_one_jax000(tmp_path: Path) -> None:
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    with open(tmp_path / "huge.py", "wb") as handle:
+        handle.truncate(MAX_BYTES + 1)  # sparse: nothing is written
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
+    assert_one_jax000([f for f in found if f[0] == "./huge.py"], 1, r"larger than 16 MiB")
+
+
+def test_the_size_limit_is_checked_on_what_is_read_not_on_what_stat_says(tmp_path: Path) -> None:
+    path = tmp_path / "grown.py"
+    path.write_bytes(b"x = 1\n" * 100)
+    assert read_bytes(str(path), limit=600) == b"x = 1\n" * 100
+    with pytest.raises(SourceError, match="larger than"):
+        read_bytes(str(path), limit=599)
 
 
 # --- files that must decode and be checked normally ----------------------------------------------------

@@ -9,12 +9,16 @@ The last part unit-tests the .gitignore-style matcher behind `exclude` and
 from __future__ import annotations
 
 import re
+import time
+import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from helpers import BOTH, BUGGY, buggy_at, jaxcheck_run, located, write
-from jaxcheck.loading.pathmatch import matches_any
+from jaxcheck.loading.pathmatch import PatternError, compile_pattern, matches_any
 
 
 def configure(root: Path, body: str) -> Path:
@@ -264,3 +268,98 @@ def test_matches_any_character_class() -> None:
 
 def test_matches_any_escaped_bang() -> None:
     assert matches_any(("\\!important.py",), "!important.py", False) is True
+
+
+# --- patterns: read once, matched without backtracking (issue 16, items 4 and 5) ------------------
+
+
+@pytest.mark.parametrize("key", ["exclude", "per-file-ignores"])
+@pytest.mark.parametrize(
+    "pattern, problem",
+    [("[z-a]", r"the range z-a in '\[z-a\]' runs backwards"), ("[!]", r"never closed"), ("src/[ab", r"never closed")],
+)
+def test_an_invalid_pattern_is_a_configuration_error(tree: Path, key: str, pattern: str, problem: str) -> None:
+    body = f"exclude = [{pattern!r}]\n" if key == "exclude" else f"[tool.jaxcheck.per-file-ignores]\n{pattern!r} = [\"JAX101\"]\n"
+    config = configure(tree, body if key == "exclude" else "")
+    if key != "exclude":
+        config.write_text(config.read_text() + body)
+    completed = jaxcheck_run("check", ".", cwd=tree)
+    assert completed.returncode == 2, completed.stderr  # not 1, the findings code
+    assert "Traceback" not in completed.stderr
+    assert completed.stderr.startswith(f"jaxcheck: error: {config} [tool.jaxcheck]: {key!r}: "), completed.stderr
+    assert re.search(problem, completed.stderr), completed.stderr
+
+
+def _regex_of(pattern: str) -> re.Pattern[str] | None:
+    """The oracle: a pattern as a backtracking regex (what the matcher replaced), for
+    patterns without escapes and with closed, forward classes; a class never matches `/`."""
+    directory_only = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    anchored = "/" in pattern
+    pattern = pattern.lstrip("/")
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[":
+            end = pattern.find("]", i + 2 + (pattern[i + 1 : i + 2] == "!"))
+            if end < 0:
+                return None
+            body = pattern[i + 1 : end]
+            negated = body.startswith("!")
+            body = (body[1:] if negated else body).replace("[", "\\[")
+            out.append("(?!/)[" + ("^" if negated else "") + body + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # `[a--]`: a range, to Python's re too
+            return re.compile(("" if anchored else "(?:.*/)?") + "".join(out)), directory_only
+    except re.error:
+        return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(pattern=st.text("ab/*?[]!-", min_size=1, max_size=8), path=st.text("ab/-!", max_size=8))
+def test_the_matcher_agrees_with_the_regex_it_replaced(pattern: str, path: str) -> None:
+    oracle = _regex_of(pattern)
+    try:
+        compiled = compile_pattern(pattern)
+    except PatternError:
+        assert oracle is None or "[" in pattern, pattern
+        return
+    if oracle is None:
+        return
+    regex, directory_only = oracle
+    assert compiled.directory_only == directory_only
+    assert compiled.fullmatch(path) == (regex.fullmatch(path) is not None), (pattern, path)
+
+
+def _cpu(function) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def test_matching_time_grows_linearly_with_the_name_however_many_stars() -> None:
+    # As a backtracking regex, this pattern took 33 s on one 60-character name.
+    stars = compile_pattern("*a*a*a*a*a*a*a*aX")
+    short, long = "a" * 2_000, "a" * 8_000
+    assert not stars.fullmatch("a" * 60)
+    ratio = _cpu(lambda: stars.fullmatch(long)) / _cpu(lambda: stars.fullmatch(short))
+    assert ratio < 8, ratio  # 4 when linear, 16 when quadratic

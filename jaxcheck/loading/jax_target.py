@@ -23,6 +23,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from jaxcheck.loading.source import SourceError, read_bytes
 from jaxcheck.model.jax_versions import NEWEST, Target
 
 if sys.version_info >= (3, 11):
@@ -85,9 +86,8 @@ def declared_target(root: str) -> Target | None:
 
 def _from_pyproject(root: str) -> list[tuple[SpecifierSet, bool, str]]:
     try:
-        with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
-            document = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        document = tomllib.loads(read_bytes(os.path.join(root, "pyproject.toml")).decode("utf-8"))
+    except (SourceError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return []
     found = []
     project = document.get("project")
@@ -175,8 +175,8 @@ def _poetry_specifiers(constraint: str) -> SpecifierSet | None:
 def _from_setup_cfg(root: str) -> list[tuple[SpecifierSet, bool, str]]:
     parser = configparser.ConfigParser(interpolation=None)
     try:
-        parser.read(os.path.join(root, "setup.cfg"), encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
+        parser.read_string(read_bytes(os.path.join(root, "setup.cfg")).decode("utf-8"))
+    except (SourceError, configparser.Error, UnicodeDecodeError):
         return []
     found = []
     if parser.has_option("options", "install_requires"):
@@ -190,9 +190,8 @@ def _from_setup_cfg(root: str) -> list[tuple[SpecifierSet, bool, str]]:
 
 def _from_requirements_file(path: str, shown: str) -> list[tuple[SpecifierSet, bool, str]]:
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_bytes(path).decode("utf-8").splitlines()
+    except (SourceError, UnicodeDecodeError):
         return []
     found = []
     for line in lines:

@@ -1,9 +1,25 @@
-"""Reading a file's text the way Python would: BOM and coding cookie honoured."""
+"""Reading a file's text the way Python would: BOM and coding cookie honoured.
+
+Only regular files are read, and only up to a size no source file reaches: a
+FIFO named `*.py` would block the run forever, and a link to `/dev/zero`
+would fill memory.
+"""
 
 from __future__ import annotations
 
 import io
+import os
+import stat
 import tokenize
+
+MAX_BYTES = 16 * 2**20  # far above any hand-written module; more is generated data or a device
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+)
 
 
 class SourceError(Exception):
@@ -24,9 +40,27 @@ def decode_source(data: bytes) -> str:
 
 def read_source(path: str) -> str:
     """The decoded text of a file; `SourceError` says why when it cannot be had."""
+    return decode_source(read_bytes(path))
+
+
+def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes. It is opened
+    without blocking and checked before it is read, so that a FIFO, a device
+    or a huge file gives a `SourceError` instead of a hang."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
         raise SourceError(f"cannot read: {error.strerror or error}") from None
-    return decode_source(data)
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            mode = os.fstat(descriptor).st_mode
+            kind = next((name for test, name in _NOT_REGULAR if test(mode)), None if stat.S_ISREG(mode) else "not a file")
+            if kind is not None:
+                raise SourceError(f"cannot read: {kind}, not a regular file")
+            data = handle.read(limit + 1)
+        except OSError as error:
+            raise SourceError(f"cannot read: {error.strerror or error}") from None
+    if len(data) > limit:
+        size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
+        raise SourceError(f"cannot read: larger than {size}, too large for a source file")
+    return data
