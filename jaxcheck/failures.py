@@ -11,7 +11,7 @@ import sys
 import traceback
 from contextlib import contextmanager
 
-from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.findings import BAD_INPUT, Finding, reason
 
 _RECURSION_LIMIT = 20_000
 
@@ -23,7 +23,7 @@ def internal_error(path: str, error: Exception) -> Finding:
         1,
         1,
         BAD_INPUT,
-        f"jaxcheck failed on this file ({type(error).__name__}: {error} at "
+        f"jaxcheck failed on this file ({type(error).__name__}: {reason(error)} at "
         f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
     )
 

@@ -7,6 +7,12 @@ from dataclasses import dataclass
 BAD_INPUT = "JAX000"  # a file that cannot be read, decoded or parsed, or that jaxcheck failed on
 
 
+def reason(error: BaseException) -> str:
+    """What an exception says, for a JAX000: its message, or its type's name
+    when it has none (`str(MemoryError())` is empty)."""
+    return str(error).strip() or type(error).__name__
+
+
 @dataclass(frozen=True, order=True)
 class Finding:
     path: str

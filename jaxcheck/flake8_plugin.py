@@ -15,6 +15,7 @@ from typing import Iterator
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config
 from jaxcheck.loading.prefilter import may_hold_findings_of_project
+from jaxcheck.findings import reason
 from jaxcheck.rules import BAD_INPUT
 
 _STDIN_NAMES = frozenset({"stdin", "-", "<stdin>"})
@@ -102,7 +103,7 @@ class JaxcheckPlugin:
             yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error} [bad-input]", type(self)
             return
         except Exception as error:  # the flake8 run must go on
-            yield 1, 0, f"{BAD_INPUT} jaxcheck failed on this file ({type(error).__name__}: {error}) [bad-input]", type(self)
+            yield 1, 0, f"{BAD_INPUT} jaxcheck failed on this file ({type(error).__name__}: {reason(error)}) [bad-input]", type(self)
             return
         for finding in findings:
             # flake8 takes 0-based columns and prints them 1-based.

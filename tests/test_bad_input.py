@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 from helpers import BOTH, BUG_LINE, BUGGY, buggy_at, flake8_run, jaxcheck_run, write
+from jaxcheck.failures import internal_error
+from jaxcheck.findings import reason
 from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes
 
 # The same program with the class indented: findings at line 4, column 5.
@@ -74,6 +76,8 @@ PYTHON2 = b'import jax\n# static_argnums\nprint "x"\n'
 PYTHON2_SINGLE_QUOTES = b"import jax\n# static_argnums\nprint 'x'\n"
 SYNTAX_ERROR_IN_DEF = b"import jax\n\n\ndef f(:  # static_argnums\n    pass\n"
 UNKNOWN_CODING = b"# -*- coding: no-such-codec -*-\n# static_argnums\n"
+# Refused by Python; LibCST parses it but cannot build its tree (`CSTValidationError`).
+STR_AND_BYTES = b'# static_argnums\nx = "a" b"b"\n'
 
 
 @pytest.mark.parametrize(
@@ -89,6 +93,7 @@ UNKNOWN_CODING = b"# -*- coding: no-such-codec -*-\n# static_argnums\n"
         pytest.param("broken.py", SYNTAX_ERROR, None, r"expected|invalid syntax", id="syntax-error-reason"),
         pytest.param("broken.py", PYTHON2_SINGLE_QUOTES, None, r"expected|print", id="python2-print-reason"),
         pytest.param("broken.py", NULL_BYTE, None, r"null|\\0|\\x00", id="null-byte-reason"),
+        pytest.param("mixed.py", STR_AND_BYTES, 2, r"^cannot parse: syntax error: cannot mix bytes", id="str-and-bytes"),
     ],
 )
 def test_bad_file_is_one_jax000(tmp_path: Path, name: str, source: bytes, line: int | None, reason: str) -> None:
@@ -271,3 +276,19 @@ def test_parser_crash_does_not_end_the_run(tmp_path: Path, jobs: str) -> None:
     assert code == 1
     assert len([f for f in found if f[0] == "./deep.py" and f[3] == "JAX000"]) == 1
     assert len([f for f in found if f[3] in BOTH]) == 40
+
+
+def test_flake8_and_the_cli_agree_on_a_text_libcst_parses_but_cannot_build(tmp_path: Path) -> None:
+    write(tmp_path, "mixed.py", STR_AND_BYTES)
+    completed = flake8_run("mixed.py", cwd=tmp_path, select="JAX,E999")  # flake8 says E999 where the CLI says JAX000
+    assert "failed" not in completed.stdout and "E999 SyntaxError: cannot mix bytes" in completed.stdout, completed.stdout
+
+
+@pytest.mark.parametrize("error", [MemoryError(), ValueError(""), RecursionError("  ")], ids=lambda e: type(e).__name__)
+def test_a_jax000_always_says_what_went_wrong(error: BaseException) -> None:
+    try:
+        raise error
+    except BaseException as raised:  # a traceback, as a real failure has
+        message = internal_error("m.py", raised).message
+    assert f"({type(error).__name__}: {type(error).__name__} at " in message
+    assert reason(error) == type(error).__name__

@@ -24,6 +24,8 @@ def facts_from_source(text: str, path: str, module_name: str, is_package: bool =
     except cst.ParserSyntaxError as error:
         message = str(error).strip().splitlines()[0] if str(error).strip() else "invalid syntax"
         raise ParseError(f"syntax error: {message}", error.raw_line, error.raw_column + 1) from None
+    except cst.CSTValidationError as error:  # `"a" b"b"`: parsed, but no valid tree
+        raise ParseError(f"invalid code: {str(error).strip() or 'a node LibCST cannot build'}") from None
     except RecursionError:
         raise ParseError("the file nests too deeply to parse") from None
     return extract_facts(tree, path, module_name, is_package)

@@ -12,6 +12,8 @@ import os
 import stat
 import tokenize
 
+from jaxcheck.findings import reason
+
 MAX_BYTES = 16 * 2**20  # far above any hand-written module; more is generated data or a device
 _NOT_REGULAR = (
     (stat.S_ISFIFO, "a FIFO"),
@@ -31,11 +33,11 @@ def decode_source(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as error:
-        raise SourceError(f"cannot decode: {error}") from None
+        raise SourceError(f"cannot decode: {reason(error)}") from None
     try:
         return data.decode(encoding)
     except (UnicodeDecodeError, LookupError) as error:
-        raise SourceError(f"cannot decode as {encoding}: {error}") from None
+        raise SourceError(f"cannot decode as {encoding}: {reason(error)}") from None
 
 
 def read_source(path: str) -> str:
@@ -50,7 +52,7 @@ def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
     try:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except OSError as error:
-        raise SourceError(f"cannot read: {error.strerror or error}") from None
+        raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
     with os.fdopen(descriptor, "rb") as handle:
         try:
             mode = os.fstat(descriptor).st_mode
@@ -59,7 +61,7 @@ def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
                 raise SourceError(f"cannot read: {kind}, not a regular file")
             data = handle.read(limit + 1)
         except OSError as error:
-            raise SourceError(f"cannot read: {error.strerror or error}") from None
+            raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
     if len(data) > limit:
         size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
         raise SourceError(f"cannot read: larger than {size}, too large for a source file")

@@ -18,7 +18,7 @@ import sys
 import tokenize
 import warnings
 
-from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.findings import BAD_INPUT, Finding, reason
 
 NEWEST_PYTHON = (3, 13)  # the newest grammar jaxcheck judges by
 _SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
@@ -36,9 +36,10 @@ def syntax_error_of(text: str, path: str) -> Finding | None:
     except SyntaxError as error:
         if sys.version_info[:2] < NEWEST_PYTHON and _newer_syntax_at(text, error.lineno or 0):
             return None
-        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {error.msg}")
+        message = error.msg or "invalid syntax"
+        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {message}")
     except ValueError as error:  # "source code string cannot contain null bytes"
-        return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {error}")
+        return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {reason(error)}")
     except MemoryError:
         return Finding(path, 1, 1, BAD_INPUT, "cannot parse: Python's parser ran out of memory on this file")
     except RecursionError:
@@ -98,7 +99,7 @@ def _newer_syntax_at(text: str, line: int) -> bool:
     try:
         wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
-    except (cst.ParserSyntaxError, RecursionError, MemoryError):
+    except (cst.ParserSyntaxError, SyntaxError, RecursionError, MemoryError):  # `CSTValidationError` is a SyntaxError
         return False
     for node, where in positions.items():
         newer = (
