@@ -8,6 +8,7 @@ parsed. `bench/README.md` has the same check over the whole corpus.
 from __future__ import annotations
 
 import importlib.util
+import time
 from unittest import mock
 
 import pytest
@@ -16,6 +17,7 @@ import jaxcheck.loading.loader as workspace
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 from jaxcheck.loading.prefilter import may_have_findings
+from jaxcheck.loading.references import users_pattern, uses
 
 
 def _installed(name: str) -> str:
@@ -86,3 +88,68 @@ def test_every_shape_a_rule_looks_at_passes(text):
 )
 def test_files_with_nothing_to_find_are_skipped(text):
     assert not may_have_findings(text)
+
+
+# --- time linear in the length of a line (issue 16, item 3) ------------------------------------------
+
+
+def _cpu(function) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _grows_linearly(make, run) -> float:
+    """CPU time on a text 8 times as long, over the time on the short one: 8
+    when linear, 64 when quadratic."""
+    short, long = make(40_000), make(320_000)
+    return _cpu(lambda: run(long)) / max(_cpu(lambda: run(short)), 1e-6)
+
+
+def test_the_prefilter_reads_a_long_line_of_transforms_in_linear_time():
+    # One 1 MB line of `jit(` took 23-45 s: the line's prefix was sliced for every match.
+    ratio = _grows_linearly(lambda n: "  x = " + "jit() " * (n // 6), may_have_findings)
+    assert ratio < 24, ratio
+
+
+def test_finding_the_users_of_offered_names_reads_a_long_line_in_linear_time():
+    # A 225 KB line of uses that are not imports cost 25 s, 450 KB 102 s.
+    pattern = users_pattern({"pkg.config": {"Config"}})
+    ratio = _grows_linearly(lambda n: "import os\n" + "x.Config " * (n // 9), lambda text: uses(text, pattern, {"pkg"}))
+    assert ratio < 24, ratio
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("from pkg.config import Config\n", True),
+        ("from pkg.config import (\n    Other,\n    Config,\n)\n", True),
+        ("from pkg.config import (Other)\nConfig = 1\n", False),
+        ("import pkg\nx = pkg.Config()\n", True),
+        ("import pkg\nx = notpkg.Config()\n", False),
+        ("import pkg\nx = apkg.Config()\n", False),
+        ("import os\nConfig = 1  # not imported\n", False),
+        ("Config\nimport os\n", False),
+    ],
+)
+def test_the_users_of_an_offered_name(text: str, expected: bool):
+    assert uses(text, users_pattern({"pkg.config": {"Config"}}), {"pkg"}) is expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("class A:\n    @jax.jit\n    def f(self): ...\n", True),
+        ("def f():\n    g = jit(h)\n", True),
+        ("def f():\n    # jit(h)\n    pass\n", False),
+        ("x = 1  # jit(h)\n", False),
+        ("  @ jit\n", True),
+        ("  y = 1 @ jit\n", False),
+        ("def f():\n    return jit\n", False),
+    ],
+)
+def test_the_transform_shapes_of_an_indented_line(text: str, expected: bool):
+    assert may_have_findings(text) is expected

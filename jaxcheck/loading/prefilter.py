@@ -64,13 +64,23 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
 
 
 def _applies_a_transform(text: str) -> bool:
+    """Each line is looked at once (where it starts, its first `#`, its first
+    character that is not a blank), so time is linear however long a line is."""
+    line_start = line_end = comment = first = -1
     for match in _TRANSFORM.finditer(text):
         after = text[match.end() : match.end() + 300]
         if _AFTER.match(after):
             return True
-        before = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
-        if before[:1] in (" ", "\t") and "#" not in before:
-            if before.lstrip().startswith("@") or _AFTER_INDENTED.match(after):
+        start = match.start()
+        if start > line_end:
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+            line_end = len(text) if line_end < 0 else line_end
+            comment = text.find("#", line_start, line_end)
+            first = line_start + len(text[line_start:line_end]) - len(text[line_start:line_end].lstrip(" \t\f"))
+        indented = text[line_start : line_start + 1] in (" ", "\t")
+        if indented and not 0 <= comment < start:
+            if text[first : first + 1] == "@" or _AFTER_INDENTED.match(after):
                 return True
     return False
 

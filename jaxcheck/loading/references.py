@@ -99,19 +99,40 @@ _LOOKBACK = 2_000  # how far back an import list's `import` is looked for
 
 def uses(text: str, pattern: re.Pattern[str], modules: set[str]) -> bool:
     """Whether the text imports an offered name (on the line of its `import`,
-    or in the parenthesized list after it), or reads it off its module (`settings.Config`)."""
+    or in the parenthesized list after it), or reads it off its module (`settings.Config`).
+
+    The matches are visited in order, each line's `import` and each import
+    list's brackets looked up once: time is linear in the text, however long its lines."""
     if "import" not in text:
         return False
+    longest = max(map(len, modules), default=0)
+    imports = [found.start() for found in re.finditer("import", text)]
+    brackets: dict[int, tuple[int, int]] = {}  # an `import`'s position -> its first `(` and `)` after it
+    latest = -1  # index in `imports` of the last `import` before the match
+    line_start = line_end = line_import = -1
     for match in pattern.finditer(text):
-        line = text[text.rfind("\n", 0, match.start()) + 1 : match.start()]
-        if "import" in line:
+        start = match.start()
+        if start > line_end:
+            line_start = text.rfind("\n", 0, start) + 1
+            line_end = text.find("\n", start)
+            line_end = len(text) if line_end < 0 else line_end
+            line_import = text.find("import", line_start, line_end)
+        if 0 <= line_import and line_import + len("import") <= start:
             return True
-        if line.endswith("."):
-            owner = re.search(r"(\w+)\.$", line)
-            if owner is not None and owner.group(1) in modules:
+        if start and text[start - 1] == ".":
+            owner = start - 1
+            while owner > 0 and start - owner <= longest + 1 and (text[owner - 1].isalnum() or text[owner - 1] == "_"):
+                owner -= 1
+            if text[owner:start - 1] in modules:
                 return True
-        window = text[max(0, match.start() - _LOOKBACK) : match.start()]
-        opened = window.rfind("import")
-        if opened >= 0 and "(" in window[opened:] and ")" not in window[opened:]:
-            return True
+        while latest + 1 < len(imports) and imports[latest + 1] + len("import") <= start:
+            latest += 1
+        if latest >= 0 and imports[latest] >= start - _LOOKBACK:
+            opened = imports[latest]
+            if opened not in brackets:
+                bounded = opened + _LOOKBACK + len("import")
+                brackets[opened] = (text.find("(", opened, bounded), text.find(")", opened, bounded))
+            open_at, close_at = brackets[opened]
+            if 0 <= open_at < start and not 0 <= close_at < start:
+                return True
     return False
