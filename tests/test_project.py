@@ -1111,6 +1111,33 @@ def test_cache_entry_that_is_a_folder_or_unreadable_does_not_crash(tmp_path: Pat
     assert flake8(tmp_path, "pkg/settings.py") == bug
 
 
+@pytest.mark.parametrize(
+    "spoil",
+    [
+        pytest.param(lambda found: found.__setitem__(1, "4"), id="line-a-string"),
+        pytest.param(lambda found: found.__setitem__(1, 0), id="line-zero"),
+        pytest.param(lambda found: found.__setitem__(2, -3), id="column-negative"),
+        pytest.param(lambda found: found.__setitem__(3, "E501"), id="not-a-jaxcheck-code"),
+        pytest.param(lambda found: found.__setitem__(4, ""), id="no-message"),
+        pytest.param(lambda found: found.__setitem__(5, [7]), id="about-not-paths"),
+        pytest.param(lambda found: found.pop(), id="a-field-missing"),
+    ],
+)
+def test_results_of_the_right_fingerprint_but_the_wrong_shape_are_rebuilt(tmp_path: Path, spoil) -> None:
+    """Issue 16, item 7: everything read from the cache is checked; an entry
+    that no run could have written is dropped, and the findings judged again."""
+    make(tmp_path, SAMPLE)
+    bug = cli(tmp_path, ".")
+    results = tmp_path / CACHE / "results.json"
+    entry = json.loads(results.read_text())
+    for found, _failed in entry["results"].values():
+        spoil(found[0])
+    results.write_text(json.dumps(entry))
+    assert cli(tmp_path, ".") == bug
+    assert json.loads(results.read_text())["results"] != entry["results"]  # rebuilt
+    assert cli(tmp_path, ".") == bug
+
+
 def test_no_cache_creates_nothing(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     before = tree(tmp_path)

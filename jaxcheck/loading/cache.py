@@ -12,13 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
+from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 
 FORMAT = 21
+_CODE = re.compile(r"JAX\d{3}")
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -83,7 +86,7 @@ class FactsCache:
                 entry = json.load(handle)
             if entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
                 return {
-                    _string(path): ([decode_finding(raw) for raw in found], _boolean(failed))
+                    _string(path): ([_sound(decode_finding(raw)) for raw in found], _boolean(failed))
                     for path, (found, failed) in entry["results"].items()
                 }
         except FileNotFoundError:
@@ -134,6 +137,21 @@ class FactsCache:
             _write_atomic(os.path.join(self.folder, key + ".json"), json.dumps(entry, separators=(",", ":")))
         except (OSError, ValueError, RecursionError):
             pass
+
+
+def _sound(finding: Finding) -> Finding:
+    """A finding read back, if it could have been written: a rule's code, a
+    place in a file, a message; anything else makes the whole entry invalid."""
+    if not (
+        _CODE.fullmatch(finding.code)
+        and finding.line >= 1
+        and finding.column >= 1
+        and finding.message.strip()
+        and finding.path
+        and all(finding.about)
+    ):
+        raise ValueError("a finding that no run writes")
+    return finding
 
 
 def _string(value) -> str:
