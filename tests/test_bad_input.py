@@ -292,3 +292,16 @@ def test_a_jax000_always_says_what_went_wrong(error: BaseException) -> None:
         message = internal_error("m.py", raised).message
     assert f"({type(error).__name__}: {type(error).__name__} at " in message
     assert reason(error) == type(error).__name__
+
+
+@pytest.mark.skipif(os.name == "nt", reason="no `:` in Windows file names")
+def test_a_colon_in_a_file_name_loses_nothing(tmp_path: Path) -> None:
+    """Issue 16, item 9: a `:` is also how a local's key joins its function and
+    name; a module named `a:b` must not be split there. Cold, warm and flake8.
+    (Reproduced on 994ffbb; it passes at the commit that adds this test.)"""
+    write(tmp_path, "a:b.py", BUGGY)
+    for _ in range(2):  # cold, then from the cache
+        code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+        assert {f[:4] for f in found if f[0] == "./a:b.py"} == buggy_at("./a:b.py")
+    completed = flake8_run("a:b.py", cwd=tmp_path)
+    assert {line.split(" ")[1] for line in completed.stdout.splitlines()} == BOTH, completed.stdout
