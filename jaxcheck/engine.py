@@ -174,12 +174,28 @@ def _file_findings(workspace, results: dict, file: str, for_flake8: bool) -> tup
     if path in results:
         findings, failed = results[path]
     else:
-        problem = None if for_flake8 else workspace.syntax_error(path, file)
+        problem = workspace.syntax_error(path, file)
         findings, failed = ([problem] if problem else []), False
-    if for_flake8:
-        # flake8 reports syntax errors itself (E999).
+    if for_flake8 and any(finding.message.startswith("cannot parse") for finding in findings) and _flake8_refuses(
+        workspace.text(path)
+    ):
+        # flake8 reports what its parser refuses itself (E999); what only the compiler refuses is ours to say.
         findings = [finding for finding in findings if not finding.message.startswith("cannot parse")]
     return [replace(finding, path=file) for finding in findings], failed
+
+
+def _flake8_refuses(text: str) -> bool:
+    """Whether flake8's own parse (`ast.parse`) fails on the text, so that it reports E999."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    return False
 
 
 def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:

@@ -9,6 +9,8 @@ single-file checks alike.
 
 from __future__ import annotations
 
+import ast
+
 import json
 import sys
 import textwrap
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import BUG_LINE, BUGGY, codes_at, findings_of, jaxcheck_run, write
+from helpers import BUG_LINE, BUGGY, codes_at, findings_of, flake8_run, jaxcheck_run, write
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 # PEP 695 generics and `type` statements, and PEP 701 f-strings (nested quotes,
@@ -95,15 +97,36 @@ COMPILER_REFUSES = [
     pytest.param("def g(a, a):\n    pass\n", id="repeated-parameter"),
     pytest.param("x = 1\nfrom __future__ import annotations\n", id="late-future-import"),
     pytest.param("def g():\n    nonlocal q\n", id="nonlocal-at-function-level"),
+    # Issue 16, item 10: what Python's tokenizer or parser refuses, and LibCST reads.
+    pytest.param("x = '\\x1'\n", id="truncated-hex-escape"),
+    pytest.param("x = '\\N{BOGUS}'\n", id="unknown-character-name"),
+    pytest.param("x = b'\u00e9'\n", id="non-ascii-bytes"),
+    pytest.param("x = 1  # a NUL \x00 in a comment\n", id="nul-in-a-comment"),
+    pytest.param("try:\n    pass\nexcept E, e:\n    pass\n", id="python-2-except"),
 ]
 
 
 @pytest.mark.parametrize("body", COMPILER_REFUSES)
 def test_what_the_compiler_refuses_is_bad_input_in_single_file_checks(body: str):
     src = "import jax\n# static_argnums\n" + body
-    with pytest.raises(SyntaxError):
+    with pytest.raises((SyntaxError, ValueError)):  # a NUL is a ValueError before Python 3.12
         compile(src, "x.py", "exec")
     assert {code for _, code in codes_at(src)} == {"JAX000"}
+
+
+@pytest.mark.parametrize("body", COMPILER_REFUSES)
+def test_what_python_refuses_is_one_error_under_flake8_too(tmp_path: Path, body: str):
+    # flake8 says E999 for what its parser (`ast.parse`) refuses; what only the
+    # compiler refuses, flake8 lets through and jaxcheck says JAX000, as its CLI does.
+    text = BUGGY.replace("import jax\n", "import jax\n" + body, 1)
+    write(tmp_path, "bad.py", text)
+    try:
+        ast.parse(text)
+        expected = {"JAX000"}
+    except (SyntaxError, ValueError):
+        expected = {"E999"}
+    completed = flake8_run("bad.py", cwd=tmp_path, select="JAX,E999")
+    assert {line.split(" ")[1] for line in completed.stdout.splitlines()} == expected, completed.stdout
 
 
 @pytest.mark.parametrize("body", COMPILER_REFUSES)
