@@ -131,6 +131,8 @@ def _check(args: argparse.Namespace) -> int:
         _show_settings(configs)
         return EXIT_CLEAN
     result = check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
+    for path, why in result.skipped:
+        print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
@@ -139,7 +141,9 @@ def _check(args: argparse.Namespace) -> int:
         files = len({finding.path for finding in result.findings})
         print(
             f"Found {len(result.findings)} finding{'s' * (len(result.findings) != 1)} in {files} "
-            f"file{'s' * (files != 1)} ({result.files} checked).",
+            f"file{'s' * (files != 1)} ({result.files} checked"
+            + (f", {len(result.skipped)} skipped" if result.skipped else "")
+            + ").",
             file=sys.stderr,
         )
     if result.internal_errors:

@@ -18,7 +18,7 @@ from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
-from jaxcheck.loading.files import python_files
+from jaxcheck.loading.files import python_files, skipped_because
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.report.noqa import is_suppressed
 from jaxcheck.rules import RULES
@@ -32,6 +32,7 @@ class Result:
     files: int = 0
     internal_errors: int = 0
     analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path as given or found, why it is not checked)
 
 
 def check(
@@ -57,16 +58,26 @@ def check(
     given = {os.path.abspath(path): text for path, text in (texts or {}).items()}
     groups: dict[Project, tuple[Config, list[str]]] = {}
     seen: set[str] = set()
+    result = Result()
     for path in paths:
         config = config_for(path)
-        files = [path] if os.path.abspath(path) in given and not os.path.isdir(path) else python_files(path, config.is_excluded)
+        unreadable: list[tuple[str, str]] = []
+        files = (
+            [path] if os.path.abspath(path) in given and not os.path.isdir(path)
+            else list(python_files(path, config.is_excluded, unreadable))
+        )
+        result.skipped.extend(unreadable)
         for file in files:
             real = os.path.realpath(file)
-            if real not in seen:
+            why = "" if os.path.abspath(file) in given else skipped_because(file)
+            if why and real not in seen:
                 seen.add(real)
+                result.skipped.append((file, why))
+            elif real not in seen:
+                seen.add(real)
+                result.files += 1
                 project = Project.alone(file) if alone else find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
-    result = Result(files=len(seen))
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():

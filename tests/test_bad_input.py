@@ -305,3 +305,39 @@ def test_a_colon_in_a_file_name_loses_nothing(tmp_path: Path) -> None:
         assert {f[:4] for f in found if f[0] == "./a:b.py"} == buggy_at("./a:b.py")
     completed = flake8_run("a:b.py", cwd=tmp_path)
     assert {line.split(" ")[1] for line in completed.stdout.splitlines()} == BOTH, completed.stdout
+
+
+# --- what is not checked is said (issue 16, items 11 and 12) ----------------------------------------
+
+
+def test_a_stub_beside_its_source_and_a_notebook_are_skipped_with_a_note(tmp_path: Path) -> None:
+    write(tmp_path, "m.py", BUGGY)
+    write(tmp_path, "m.pyi", BUGGY)  # the same module: the `.py` is the code
+    write(tmp_path, "alone.pyi", BUGGY)  # a stub with no source beside it is read
+    write(tmp_path, "nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    completed = jaxcheck_run("check", ".", "nb.ipynb", cwd=tmp_path)
+    assert "jaxcheck: note: ./m.pyi skipped: a stub of the same module as m.py, which is checked" in completed.stderr
+    assert "jaxcheck: note: nb.ipynb skipped: a notebook, which jaxcheck does not read" in completed.stderr
+    assert completed.stderr.rstrip().endswith("(2 checked, 2 skipped)."), completed.stderr
+    assert {line.split(":")[0] for line in completed.stdout.splitlines()} == {"./m.py", "./alone.pyi"}
+
+
+def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch, capsys) -> None:
+    # Root lists a mode-000 folder anyway, so the refusal is made by hand.
+    from jaxcheck.cli import main
+
+    write(tmp_path, "buggy.py", BUGGY)
+    write(tmp_path, "locked/inside.py", BUGGY)
+    locked = str(tmp_path / "locked")
+    scandir = os.scandir
+
+    def refusing(path="."):
+        if os.path.abspath(path) == locked:
+            raise PermissionError(13, "Permission denied", path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "."]) == 1
+    err = capsys.readouterr().err
+    assert "jaxcheck: note: ./locked skipped: cannot read the folder: Permission denied" in err, err

@@ -34,21 +34,40 @@ def is_virtualenv(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
 
 
-def python_files(path: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
+def python_files(
+    path: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]] | None = None
+) -> Iterator[str]:
     """The files to check for one path given on the command line, in a stable order.
 
     A file named on the command line is checked whatever its suffix, unless the
-    config excludes it; folders are searched for `*.py` and `*.pyi` files.
+    config excludes it; folders are searched for `*.py` and `*.pyi` files. A
+    folder that cannot be listed is added to `unreadable`, with why.
     """
     if os.path.isdir(path):
-        yield from _walk(path, is_excluded)
+        yield from _walk(path, is_excluded, unreadable if unreadable is not None else [])
     elif not is_excluded(path, False):
         yield path
 
 
-def _walk(top: str, is_excluded: Callable[[str, bool], bool]) -> Iterator[str]:
+def skipped_because(path: str) -> str:
+    """Why a file found or named is not checked, for a note; "" when it is checked.
+
+    A notebook is JSON, not Python source. A stub beside its module's source
+    declares the same module, whose code is in the `.py` file."""
+    if path.endswith(".ipynb"):
+        return "a notebook, which jaxcheck does not read"
+    if path.endswith(".pyi") and os.path.isfile(path[:-1]):
+        return f"a stub of the same module as {os.path.basename(path[:-1])}, which is checked"
+    return ""
+
+
+def _walk(top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]]) -> Iterator[str]:
     visited: set[str] = set()
-    for folder, folders, files in os.walk(top, followlinks=True):
+
+    def failed(error: OSError) -> None:
+        unreadable.append((error.filename or top, f"cannot read the folder: {error.strerror or error}"))
+
+    for folder, folders, files in os.walk(top, onerror=failed, followlinks=True):
         real = os.path.realpath(folder)
         if real in visited:  # a symlink loop
             folders[:] = []
