@@ -1435,3 +1435,31 @@ def test_a_jit_made_in_one_module_and_called_in_a_loop_in_another(tmp_path: Path
     # Without the loop nothing runs it again and again.
     write(tmp_path, "pkg/b.py", "from pkg.a import step\n\n\ndef train(x):\n    step(x)\n")
     assert cli(tmp_path, ".") == []
+
+
+def test_without_a_marker_a_script_folder_is_its_modules_and_packages_and_keeps_no_cache(tmp_path: Path) -> None:
+    """Issue 16, item 16: `jaxcheck check lone.py` in a scratch (or home) folder
+    read every file below it and wrote a cache there. Without a marker the
+    project is the folder's own modules and the packages in it, and no cache."""
+    from jaxcheck.loading.files import python_files
+    from jaxcheck.loading.project import find_project
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/settings.py", "class Settings:\n    def __init__(self, n):\n        self.n = n\n")
+    write(
+        tmp_path,
+        "lone.py",
+        "from functools import partial\n\nimport jax\n\nfrom pkg.settings import Settings\n\n\n"
+        "@partial(jax.jit, static_argnums=0)\ndef f(s):\n    return s.n\n\n\ns = Settings(2)\nf(s)\ns.n = 3\nf(s)\n",
+    )
+    for number in range(3):
+        write(tmp_path, f"downloads/old/stuff{number}.py", "x = 1\n")
+    project = find_project(str(tmp_path / "lone.py"))
+    assert (project.root, project.marked, project.loose, project.cache_folder) == (str(tmp_path), False, True, None)
+    found = {os.path.relpath(path, tmp_path) for path in python_files(project.root, lambda *_: False, packages_only=True)}
+    assert found == {"lone.py", os.path.join("pkg", "__init__.py"), os.path.join("pkg", "settings.py")}
+    before = tree(tmp_path)
+    completed = jaxcheck_run("check", "lone.py", cwd=tmp_path)
+    assert completed.returncode == 1 and "pkg/settings.py:1:1: JAX101" in completed.stdout, completed.stdout
+    flake8_run("lone.py", cwd=tmp_path)
+    assert tree(tmp_path) == before and not (tmp_path / CACHE).exists()

@@ -35,16 +35,21 @@ def is_virtualenv(folder: str) -> bool:
 
 
 def python_files(
-    path: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]] | None = None
+    path: str,
+    is_excluded: Callable[[str, bool], bool],
+    unreadable: list[tuple[str, str]] | None = None,
+    packages_only: bool = False,
 ) -> Iterator[str]:
     """The files to check for one path given on the command line, in a stable order.
 
     A file named on the command line is checked whatever its suffix, unless the
     config excludes it; folders are searched for `*.py` and `*.pyi` files. A
-    folder that cannot be listed is added to `unreadable`, with why.
+    folder that cannot be listed is added to `unreadable`, with why. With
+    `packages_only`, the folders directly in `path` are searched only when
+    they are packages (hold an `__init__.py`).
     """
     if os.path.isdir(path):
-        yield from _walk(path, is_excluded, unreadable if unreadable is not None else [])
+        yield from _walk(path, is_excluded, unreadable if unreadable is not None else [], packages_only)
     elif not is_excluded(path, False):
         yield path
 
@@ -61,7 +66,9 @@ def skipped_because(path: str) -> str:
     return ""
 
 
-def _walk(top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]]) -> Iterator[str]:
+def _walk(
+    top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], packages_only: bool
+) -> Iterator[str]:
     visited: set[str] = set()
 
     def failed(error: OSError) -> None:
@@ -80,6 +87,7 @@ def _walk(top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[t
             and not name.endswith((".egg-info", ".egg"))
             and not is_virtualenv(os.path.join(folder, name))
             and not is_excluded(os.path.join(folder, name), True)
+            and not (packages_only and folder == top and not os.path.isfile(os.path.join(folder, name, "__init__.py")))
         )
         for name in sorted(files):
             if name.endswith((".py", ".pyi")):

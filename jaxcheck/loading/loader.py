@@ -68,7 +68,8 @@ class Workspace:
         """Every Python file of the project, and the files named or given besides."""
         if self.project.only:
             return list(self.project.only)
-        files = [os.path.abspath(path) for path in python_files(self.project.root, self.is_excluded)]
+        found = python_files(self.project.root, self.is_excluded, packages_only=self.project.loose)
+        files = [os.path.abspath(path) for path in found]
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
@@ -83,7 +84,7 @@ class Workspace:
         """
         digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.settings}".encode())
         everything = [] if self.project.only else [
-            os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded)
+            os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded, packages_only=self.project.loose)
         ]
         for path in dict.fromkeys([*files, *everything]):
             digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))

@@ -22,6 +22,12 @@ class Project:
     root: str
     source_roots: tuple[str, ...]
     only: tuple[str, ...] = ()  # a project of just these files, analysed alone (no cache)
+    # Found by a marker (pyproject.toml, .git, ...): only such a project keeps
+    # a cache, so that a stray file never leaves one in a home folder.
+    marked: bool = True
+    # A folder of scripts with no marker and no `__init__.py`: its own modules
+    # and the packages in it, not every folder below.
+    loose: bool = False
 
     @classmethod
     def alone(cls, path: str) -> Project:
@@ -31,8 +37,8 @@ class Project:
         return cls(folder, (folder,), (path,))
 
     @property
-    def cache_folder(self) -> str:
-        return os.path.join(self.root, CACHE_FOLDER)
+    def cache_folder(self) -> str | None:
+        return os.path.join(self.root, CACHE_FOLDER) if self.marked and not self.only else None
 
     def module_name(self, path: str) -> tuple[str, bool]:
         """The dotted module a file defines, and whether it is a package's `__init__`."""
@@ -116,7 +122,8 @@ def find_project(path: str) -> Project:
     """The nearest folder above `path` holding a project marker.
 
     Without one, the outermost package around `path` (so a copy of installed
-    packages is a project of its own), or the folder itself.
+    packages is a project of its own), or the folder's own modules and
+    packages; neither keeps a cache.
     """
     path = os.path.abspath(path)
     start = path if os.path.isdir(path) else os.path.dirname(path)
@@ -133,5 +140,5 @@ def find_project(path: str) -> Project:
         top = start
         while os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
             top = os.path.dirname(top)
-        return Project(top, (os.path.dirname(top),))
-    return Project(start, (start,))
+        return Project(top, (os.path.dirname(top),), marked=False)
+    return Project(start, (start,), marked=False, loose=True)
