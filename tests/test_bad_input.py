@@ -341,3 +341,17 @@ def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch, ca
     assert main(["check", "--no-cache", "."]) == 1
     err = capsys.readouterr().err
     assert "jaxcheck: note: ./locked skipped: cannot read the folder: Permission denied" in err, err
+
+
+def test_a_link_to_a_folder_is_not_followed(tmp_path: Path) -> None:
+    """Issue 16, item 15: `ln -s /usr x` walked all of /usr. As flake8's own
+    discovery, the walk does not follow links to folders (a file linked is read)."""
+    outside = tmp_path / "outside"
+    write(outside, "elsewhere.py", BUGGY)
+    project = tmp_path / "project"
+    write(project, "pyproject.toml", "")
+    write(project, "buggy.py", BUGGY)
+    (project / "ext").symlink_to(outside, target_is_directory=True)
+    (project / "loop").symlink_to(project, target_is_directory=True)
+    code, found, _ = jaxcheck_json(".", cwd=project)
+    assert_buggy_reported(code, found)  # nothing from ./ext/elsewhere.py, and ./buggy.py once

@@ -69,17 +69,13 @@ def skipped_because(path: str) -> str:
 def _walk(
     top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], packages_only: bool
 ) -> Iterator[str]:
-    visited: set[str] = set()
+    """A link to a folder is not followed, as flake8 does not: it may lead out
+    of the project (`ln -s /usr x`) or back into it (a loop)."""
 
     def failed(error: OSError) -> None:
         unreadable.append((error.filename or top, f"cannot read the folder: {error.strerror or error}"))
 
-    for folder, folders, files in os.walk(top, onerror=failed, followlinks=True):
-        real = os.path.realpath(folder)
-        if real in visited:  # a symlink loop
-            folders[:] = []
-            continue
-        visited.add(real)
+    for folder, folders, files in os.walk(top, onerror=failed):
         folders[:] = sorted(
             name
             for name in folders
