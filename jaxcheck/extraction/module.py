@@ -23,6 +23,7 @@ _TYPING_WRAPPERS = frozenset(
         "typing_extensions.Final",
     }
 )
+_ARITHMETIC_DEPTH = 4  # levels of operands kept past the others' depth
 # Calls whose arguments are kept deeper than one level, and how deep: the
 # calls that build a transform or set an attribute, the registrations of
 # pytrees (a lambda flatten's aux_data sits four levels down), and field
@@ -527,20 +528,22 @@ class _Extractor:
         and its parameters' names as
         its literal; a dict display keeps its string keys as keywords.
 
-        A GETATTRS keeps its two names at any depth, arithmetic its operands.
+        A GETATTRS keeps its two names at any depth, arithmetic its operands
+        `_ARITHMETIC_DEPTH` levels further (a long `a + b + ...` stays shallow).
 
         A name a lambda or comprehension binds is a NAME whose ref is local to
         `LAMBDA_SCOPE` (`lambda p: p.mask` reads `p.mask` there): no scope defines it.
         """
         if depth is None:
             depth = self._kept_depth(node, scope)
-        depth = max(depth, 0)
+        depth = max(depth, -_ARITHMETIC_DEPTH)
         key = (id(node), depth)
         known = self._values.get(key)
         if known is None:
             known = self._value(node, scope, shadowed, depth)
-            kept = known.kind == f.GETATTRS or known.literal == f.ARITHMETIC  # operands are what an array is told by
-            if depth == 0 and not kept and (known.args or known.keywords or known.func):
+            # Arithmetic keeps its operands a few levels further: they tell an array (`2 * np.ones(3)`).
+            kept = known.kind == f.GETATTRS or known.literal == f.ARITHMETIC and depth > -_ARITHMETIC_DEPTH
+            if depth <= 0 and not kept and (known.args or known.keywords or known.func):
                 known = replace(known, args=(), keywords=(), func=None)
             self._values[key] = known
         return known
@@ -627,7 +630,7 @@ class _Extractor:
         if isinstance(node, (cst.Dict, cst.DictComp)):
             return f.Value(f.DICT, location)
         if isinstance(node, cst.Lambda):
-            if depth == 0:
+            if depth <= 0:
                 return f.Value(f.LAMBDA, location)
             names = tuple(param.name.value for param, _ in all_parameters(node.params))
             body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
