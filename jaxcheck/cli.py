@@ -133,6 +133,8 @@ def _check(args: argparse.Namespace) -> int:
     result = check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
     for path, why in result.skipped:
         print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
+    for note in result.notes:
+        print(f"jaxcheck: note: {note}", file=sys.stderr)
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.

@@ -33,6 +33,7 @@ class Result:
     internal_errors: int = 0
     analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path as given or found, why it is not checked)
+    notes: list[str] = field(default_factory=list)  # what the user should know of the run (a cache folder not used)
 
 
 def check(
@@ -101,6 +102,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         workspace, results = _judged_for_flake8(project, config, texts, use_cache)
     else:
         cache = FactsCache(project.cache_folder if use_cache else None)
+        if cache.refused:
+            result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
         workspace = Workspace(project, cache, pool, texts, files, **_loading(config))
         results = _project_results(workspace, config)
         workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])

@@ -14,6 +14,7 @@ code) sets, and the findings of the CLI and of flake8 are compared whole
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -26,6 +27,7 @@ import pytest
 
 from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, located, text_findings, write
 from jaxcheck import __version__
+from jaxcheck.loading.cache import signed
 
 CACHE = ".jaxcheck_cache"
 # These projects are about finding classes across modules: they are judged by
@@ -122,7 +124,15 @@ def assert_names_use(findings, use: str, cls: str = "Settings") -> None:
 
 
 def cache_entries(root: Path) -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8", errors="replace") for path in (root / CACHE).glob("*.json")}
+    """The JSON of each entry, without the signature line before it."""
+    return {
+        path.name: path.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for path in (root / CACHE).glob("*.json")
+    }
+
+
+def sign(text: str) -> bytes:
+    """An entry as this user's jaxcheck would have signed it."""
+    return signed(text.encode("utf-8", "surrogateescape"))
 
 
 def tree(root: Path) -> dict[str, str]:
@@ -1060,6 +1070,14 @@ GARBAGE = {
     "wrong_shape": lambda text: json.dumps({**json.loads(text), "facts": [1, 2], "results": [1], "valid": 3}),
     "json_list": lambda text: "[]",
 }
+# Spoilt in their content, then signed as this user's jaxcheck would sign
+# them: the checks past the signature must catch them. The others are unsigned.
+SIGNED = {"another_version", "wrong_shape", "json_list"}
+
+
+def spoil(path: Path, kind: str, text: str) -> None:
+    spoilt = GARBAGE[kind](text)
+    path.write_bytes(sign(spoilt) if kind in SIGNED else spoilt.encode("utf-8", "surrogateescape"))
 
 
 @pytest.mark.parametrize("kind", sorted(GARBAGE))
@@ -1070,7 +1088,7 @@ def test_corrupt_cache_entries_are_discarded_and_replaced(tmp_path: Path, kind: 
     before = cache_entries(tmp_path)
     assert "results.json" in before and "valid.json" in before and len(before) >= 4
     for name, text in before.items():
-        (tmp_path / CACHE / name).write_text(GARBAGE[kind](text), encoding="utf-8", errors="surrogateescape")
+        spoil(tmp_path / CACHE / name, kind, text)
     if front_end == "cli":
         assert cli(tmp_path, ".") == bug
     else:
@@ -1094,7 +1112,7 @@ def test_corrupt_facts_entries_behind_a_stale_results_file(tmp_path: Path, kind:
     bug = cli(tmp_path, ".")
     for name, text in cache_entries(tmp_path).items():
         if name not in ("results.json", "valid.json"):
-            (tmp_path / CACHE / name).write_text(GARBAGE[kind](text), encoding="utf-8", errors="surrogateescape")
+            spoil(tmp_path / CACHE / name, kind, text)
     write(tmp_path, "pkg/__init__.py", "# edited\n")
     assert cli(tmp_path, ".") == bug
     write(tmp_path, "pkg/__init__.py", "")
@@ -1112,7 +1130,7 @@ def test_cache_entry_that_is_a_folder_or_unreadable_does_not_crash(tmp_path: Pat
 
 
 @pytest.mark.parametrize(
-    "spoil",
+    "change",
     [
         pytest.param(lambda found: found.__setitem__(1, "4"), id="line-a-string"),
         pytest.param(lambda found: found.__setitem__(1, 0), id="line-zero"),
@@ -1123,18 +1141,18 @@ def test_cache_entry_that_is_a_folder_or_unreadable_does_not_crash(tmp_path: Pat
         pytest.param(lambda found: found.pop(), id="a-field-missing"),
     ],
 )
-def test_results_of_the_right_fingerprint_but_the_wrong_shape_are_rebuilt(tmp_path: Path, spoil) -> None:
+def test_results_of_the_right_fingerprint_but_the_wrong_shape_are_rebuilt(tmp_path: Path, change) -> None:
     """Issue 16, item 7: everything read from the cache is checked; an entry
     that no run could have written is dropped, and the findings judged again."""
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
     results = tmp_path / CACHE / "results.json"
-    entry = json.loads(results.read_text())
+    entry = json.loads(cache_entries(tmp_path)["results.json"])
     for found, _failed in entry["results"].values():
-        spoil(found[0])
-    results.write_text(json.dumps(entry))
+        change(found[0])
+    results.write_bytes(sign(json.dumps(entry)))  # signed: only the checks of values can tell
     assert cli(tmp_path, ".") == bug
-    assert json.loads(results.read_text())["results"] != entry["results"]  # rebuilt
+    assert json.loads(cache_entries(tmp_path)["results.json"])["results"] != entry["results"]  # rebuilt
     assert cli(tmp_path, ".") == bug
 
 
@@ -1463,3 +1481,100 @@ def test_without_a_marker_a_script_folder_is_its_modules_and_packages_and_keeps_
     assert completed.returncode == 1 and "pkg/settings.py:1:1: JAX101" in completed.stdout, completed.stdout
     flake8_run("lone.py", cwd=tmp_path)
     assert tree(tmp_path) == before and not (tmp_path / CACHE).exists()
+
+
+# --- a cache no one should trust (issue 16, items 13, 14 and 17) -------------------------------------
+
+
+def test_a_linked_cache_folder_is_not_used_and_its_target_is_untouched(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    write(elsewhere, "results.json", "someone's data\n")
+    write(elsewhere, "valid.json", "someone else's data\n")
+    write(elsewhere, "0" * 64 + ".json", "not ours either\n")
+    project = tmp_path / "project"
+    make(project, SAMPLE)
+    expected = cli(project, "--no-cache", ".")
+    (project / CACHE).symlink_to(elsewhere, target_is_directory=True)  # a cloned repository can ship one
+    before = {path.name: path.read_bytes() for path in elsewhere.iterdir()}
+    completed = jaxcheck_run("check", ".", cwd=project)
+    assert _findings(completed, TEXT_LINE) == expected
+    assert f"jaxcheck: note: the cache was not used: {project / CACHE} is a link" in completed.stderr
+    assert flake8(project, "pkg/settings.py") == [f for f in expected if f[0] == "pkg/settings.py"]
+    assert {path.name: path.read_bytes() for path in elsewhere.iterdir()} == before
+
+
+@pytest.mark.parametrize("owner", ["another-user", "not-made-by-jaxcheck"])
+def test_a_cache_folder_jaxcheck_did_not_make_is_left_alone(tmp_path: Path, owner: str) -> None:
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, "--no-cache", ".")
+    write(tmp_path, f"{CACHE}/results.json", '{"planted": true}\n')
+    if owner == "another-user":
+        if not hasattr(os, "chown") or os.getuid() != 0:
+            pytest.skip("giving a folder to another user needs root")
+        write(tmp_path, f"{CACHE}/.gitignore", "# jaxcheck's cache: never commit it\n*\n")
+        os.chown(tmp_path / CACHE, 12345, 12345)
+        why = "belongs to another user"
+    else:
+        why = "was not made by jaxcheck"  # no `.gitignore` of jaxcheck's: a repository's own folder
+    before = {path.name: path.read_bytes() for path in (tmp_path / CACHE).iterdir()}
+    completed = jaxcheck_run("check", ".", cwd=tmp_path)
+    assert _findings(completed, TEXT_LINE) == expected
+    assert f"the cache was not used: {tmp_path / CACHE} {why}" in completed.stderr, completed.stderr
+    assert {path.name: path.read_bytes() for path in (tmp_path / CACHE).iterdir()} == before
+
+
+@pytest.mark.parametrize("how", ["unsigned", "signed-by-another-key"])
+def test_planted_entries_do_not_change_the_findings(tmp_path: Path, how: str) -> None:
+    """A repository that ships `.jaxcheck_cache/` with its findings removed (the
+    results of the right fingerprint, empty), and the facts of a fixed class
+    under the buggy file's key: entries are signed with a key of this user on
+    this machine, which the repository cannot have."""
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, ".")
+    assert expected
+    key = b"the attacker's key"
+    for name, text in cache_entries(tmp_path).items():
+        entry = json.loads(text)
+        if name == "results.json":
+            entry["results"] = {}
+        elif "facts" in entry:
+            entry["facts"][2] = []  # no classes
+        body = json.dumps(entry).encode()
+        if how == "unsigned":
+            data = body
+        else:
+            data = hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body
+        (tmp_path / CACHE / name).write_bytes(data)
+    assert cli(tmp_path, ".") == expected
+    assert flake8(tmp_path, "pkg/settings.py") == [f for f in expected if f[0] == "pkg/settings.py"]
+
+
+def test_a_link_or_a_fifo_among_the_entries_is_not_read(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, ".")
+    for name in cache_entries(tmp_path):
+        path = tmp_path / CACHE / name
+        path.unlink()
+        if name == "results.json" and hasattr(os, "mkfifo"):
+            os.mkfifo(path)
+        else:
+            path.symlink_to("/dev/zero")
+    assert cli(tmp_path, ".") == expected
+
+
+def test_old_entries_are_pruned_and_only_jaxcheck_files_are_removed(tmp_path: Path) -> None:
+    make(tmp_path, SAMPLE)
+    cli(tmp_path, ".")
+    used = set(cache_entries(tmp_path))
+    for number in range(600):  # entries of older versions and of edited files
+        stale = tmp_path / CACHE / f"{number:064x}.json"
+        stale.write_bytes(b"old")
+        os.utime(stale, (1_000_000 + number, 1_000_000 + number))
+    write(tmp_path, f"{CACHE}/notes.txt", "mine\n")
+    write(tmp_path, "pkg/__init__.py", "# edited: the results are stale, the facts are read again\n")
+    cli(tmp_path, ".")
+    left = {path.name for path in (tmp_path / CACHE).glob("*.json")}
+    assert used - {"results.json", "valid.json"} <= left
+    assert len(left) <= 2 * len(used) + 256 + 2
+    assert f"{599:064x}.json" in left and f"{0:064x}.json" not in left  # the oldest go first
+    assert (tmp_path / CACHE / "notes.txt").read_text() == "mine\n"

@@ -1,27 +1,40 @@
 """Module facts kept on disk, so that a warm run parses nothing it has seen.
 
 Entries are JSON, never pickle: a cache folder in a cloned repository must not
-be able to run code. Each entry names its format, jaxcheck version and key;
-an entry that does not match, or does not decode into facts, is deleted and
-the module parsed again. Writes go to a temporary file renamed into place, so
-concurrent flake8 workers never read half an entry.
+be able to run code. Nor may it change findings: each entry is signed with a
+key of this user on this machine (`_user_key`), which no repository can ship,
+and an entry whose signature, format, jaxcheck version or key does not match
+is ignored and written again. The folder itself is used only when it is a
+real folder of this user, made by jaxcheck (it holds jaxcheck's
+`.gitignore`): a link, another user's folder or a folder of someone else's
+files is left alone. Only files named as jaxcheck names them are ever
+removed. Writes go to a temporary file renamed into place, so concurrent
+flake8 workers never read half an entry, and old entries are pruned.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import os
 import re
 import tempfile
+import uuid
+from functools import lru_cache
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
+from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 21
+FORMAT = 23
 _CODE = re.compile(r"JAX\d{3}")
+_IGNORE = "# jaxcheck's cache: never commit it\n*\n"
+_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|\.tmp-.*")  # what jaxcheck writes here
+_MAX_ENTRY = 64 * 2**20
+_SLACK = 256  # entries kept beyond twice what a run uses, before old ones are pruned
 
 
 def cache_key(text: str, module: str, is_package: bool) -> str:
@@ -31,80 +44,59 @@ def cache_key(text: str, module: str, is_package: bool) -> str:
 
 
 class FactsCache:
-    """A folder of entries; `FactsCache(None)` keeps nothing (`--no-cache`)."""
+    """A folder of entries; `FactsCache(None)` keeps nothing (`--no-cache`).
+    `refused` says why a folder given was not used."""
 
     def __init__(self, folder: str | None) -> None:
         self.folder = folder
+        self.refused = ""
         self._valid: set[str] = set()
         self._valid_changed = False
-        self._valid_path = os.path.join(folder, "valid.json") if folder else ""
+        self._touched: set[str] = set()  # the entries this run read or wrote: not pruned
         if folder is not None:
-            try:
-                os.makedirs(folder, exist_ok=True)
-                ignore = os.path.join(folder, ".gitignore")
-                if not os.path.exists(ignore):
-                    _write_atomic(ignore, "# jaxcheck's cache: never commit it\n*\n")
-            except OSError:
+            self.refused = _untrusted(folder)
+            if self.refused:
                 self.folder = None
-            self._valid = self._read_valid()
+            else:
+                self._valid = self._read_valid()
 
     def _read_valid(self) -> set[str]:
-        try:
-            with open(self._valid_path, encoding="utf-8") as handle:
-                entry = json.load(handle)
-            if entry.get("jaxcheck") == __version__ and all(isinstance(key, str) for key in entry["valid"]):
-                return set(entry["valid"])
-        except FileNotFoundError:
-            return set()
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
-            pass
-        _remove(self._valid_path)
+        entry = self._read("valid.json")
+        if isinstance(entry, dict) and entry.get("jaxcheck") == __version__:
+            keys = entry.get("valid")
+            if isinstance(keys, list) and all(isinstance(key, str) for key in keys):
+                return set(keys)
         return set()
 
     def load(self, key: str) -> f.ModuleFacts | None:
-        if self.folder is None:
+        name = key + ".json"
+        entry = self._read(name)
+        if entry is None:
             return None
-        path = os.path.join(self.folder, key + ".json")
+        self._touched.add(name)
         try:
-            with open(path, encoding="utf-8") as handle:
-                entry = json.load(handle)
             if entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__ and entry.get("key") == key:
                 return decode(entry["facts"])
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
-        _remove(path)  # corrupt or foreign: never trusted
-        return None
+        return None  # stale or corrupt: parsed again, and the entry written over
 
     def load_results(self, fingerprint: str) -> dict | None:
         """The findings of a project whose files have not changed since they were stored."""
-        if self.folder is None:
-            return None
+        entry = self._read("results.json")
         try:
-            with open(os.path.join(self.folder, "results.json"), encoding="utf-8") as handle:
-                entry = json.load(handle)
-            if entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
+            if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
                 return {
                     _string(path): ([_sound(decode_finding(raw)) for raw in found], _boolean(failed))
                     for path, (found, failed) in entry["results"].items()
                 }
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError):
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
-        _remove(os.path.join(self.folder, "results.json"))
         return None
 
     def store_results(self, fingerprint: str, results: dict) -> None:
-        if self.folder is None:
-            return
         encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
-        entry = {"format": FORMAT, "fingerprint": fingerprint, "results": encoded}
-        try:
-            _write_atomic(os.path.join(self.folder, "results.json"), json.dumps(entry))
-        except (OSError, ValueError):
-            pass
+        self._write("results.json", {"format": FORMAT, "fingerprint": fingerprint, "results": encoded})
 
     def known_valid(self, text: str) -> bool:
         """Whether this text passed Python's parser in an earlier run."""
@@ -117,26 +109,118 @@ class FactsCache:
             self._valid_changed = True
 
     def save(self) -> None:
-        """Write what this run learnt beyond facts (the texts known to parse)."""
-        if self.folder is None or not self._valid_changed:
+        """Write what this run learnt beyond facts (the texts known to parse), and prune."""
+        if self.folder is None:
             return
-        try:
-            _write_atomic(self._valid_path, json.dumps({"jaxcheck": __version__, "valid": sorted(self._valid)}))
-        except (OSError, ValueError):
-            pass
+        if self._valid_changed:
+            self._write("valid.json", {"jaxcheck": __version__, "valid": sorted(self._valid)})
+        self._prune()
 
     @staticmethod
     def _valid_key(text: str) -> str:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
     def store(self, key: str, facts: f.ModuleFacts) -> None:
+        name = key + ".json"
+        self._touched.add(name)
+        try:
+            encoded = encode(facts)
+        except RecursionError:  # facts nested past the interpreter's limit: parsed again next time
+            return
+        self._write(name, {"format": FORMAT, "jaxcheck": __version__, "key": key, "facts": encoded})
+
+    def _read(self, name: str):
+        """An entry's JSON, if this user on this machine signed it; else None.
+        Only a regular file is read, and not through a link."""
+        if self.folder is None:
+            return None
+        try:
+            data = read_bytes(os.path.join(self.folder, name), _MAX_ENTRY, follow_links=False)
+            _, _, body = data.partition(b"\n")
+            if not hmac.compare_digest(data, signed(body)):
+                return None
+            return json.loads(body)
+        except (SourceError, ValueError, RecursionError):
+            return None
+
+    def _write(self, name: str, entry: dict) -> None:
         if self.folder is None:
             return
-        entry = {"format": FORMAT, "jaxcheck": __version__, "key": key, "facts": encode(facts)}
         try:
-            _write_atomic(os.path.join(self.folder, key + ".json"), json.dumps(entry, separators=(",", ":")))
+            body = json.dumps(entry, separators=(",", ":")).encode("utf-8", "surrogatepass")
+            _write_atomic(os.path.join(self.folder, name), signed(body))
         except (OSError, ValueError, RecursionError):
             pass
+
+    def _prune(self) -> None:
+        """Keep the folder near twice what a run uses: the entries this run did
+        not touch (older versions', edited files') go, oldest first."""
+        try:
+            names = [name for name in os.listdir(self.folder) if name.endswith(".json") and _OURS.fullmatch(name)]
+        except OSError:
+            return
+        entries = [name for name in names if name not in ("results.json", "valid.json")]
+        excess = len(entries) - (2 * len(self._touched) + _SLACK)
+        if excess <= 0:
+            return
+        untouched = []
+        for name in entries:
+            if name not in self._touched:
+                try:
+                    untouched.append((os.lstat(os.path.join(self.folder, name)).st_mtime, name))
+                except OSError:
+                    pass
+        for _, name in sorted(untouched)[:excess]:
+            _remove(os.path.join(self.folder, name))
+
+
+def _untrusted(folder: str) -> str:
+    """Why the cache folder must not be used, or "" (made here if missing)."""
+    if os.path.islink(folder):
+        return f"{folder} is a link"
+    try:
+        os.mkdir(folder)
+        _write_atomic(os.path.join(folder, ".gitignore"), _IGNORE.encode())
+    except FileExistsError:
+        pass
+    except OSError as error:
+        return f"{folder} cannot be made: {error.strerror or error}"
+    try:
+        status = os.lstat(folder)
+        ignore = read_bytes(os.path.join(folder, ".gitignore"), 1024, follow_links=False)
+    except (OSError, SourceError):
+        return f"{folder} was not made by jaxcheck"
+    if not os.path.isdir(folder) or os.path.islink(folder):
+        return f"{folder} is not a folder"
+    if hasattr(os, "getuid") and status.st_uid != os.getuid():
+        return f"{folder} belongs to another user"
+    if ignore != _IGNORE.encode():
+        return f"{folder} was not made by jaxcheck"
+    return ""
+
+
+@lru_cache(maxsize=1)
+def _user_key() -> bytes:
+    """A key only this user on this machine has: no repository can ship
+    entries signed with it. It is derived, not stored, so nothing is written
+    outside the cache folder."""
+    machine = b""
+    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        try:
+            machine = read_bytes(path, 1024).strip()
+            break
+        except SourceError:
+            continue
+    user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "")
+    material = b"\0".join(
+        [b"jaxcheck cache", machine, str(uuid.getnode()).encode(), user.encode(), os.path.expanduser("~").encode("utf-8", "surrogatepass")]
+    )
+    return hashlib.sha256(material).digest()
+
+
+def signed(body: bytes) -> bytes:
+    """An entry as stored: its signature with this user's key, a newline, the JSON."""
+    return hmac.new(_user_key(), body, hashlib.sha256).hexdigest().encode() + b"\n" + body
 
 
 def _sound(finding: Finding) -> Finding:
@@ -166,12 +250,12 @@ def _boolean(value) -> bool:
     return value
 
 
-def _write_atomic(path: str, text: str) -> None:
+def _write_atomic(path: str, data: bytes) -> None:
     folder = os.path.dirname(path)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(temporary, path)
     except BaseException:
         _remove(temporary)
@@ -179,6 +263,9 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def _remove(path: str) -> None:
+    """Remove a file jaxcheck writes, and nothing else."""
+    if not _OURS.fullmatch(os.path.basename(path)):
+        return
     try:
         os.remove(path)
     except OSError:

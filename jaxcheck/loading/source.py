@@ -45,23 +45,35 @@ def read_source(path: str) -> str:
     return decode_source(read_bytes(path))
 
 
-def read_bytes(path: str, limit: int = MAX_BYTES) -> bytes:
+def read_bytes(path: str, limit: int = MAX_BYTES, follow_links: bool = True) -> bytes:
     """The bytes of a regular file of at most `limit` bytes. It is opened
     without blocking and checked before it is read, so that a FIFO, a device
-    or a huge file gives a `SourceError` instead of a hang."""
+    or a huge file gives a `SourceError` instead of a hang. Without
+    `follow_links`, a link is refused (where the platform can tell)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if not follow_links:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        descriptor = os.open(path, flags)
     except OSError as error:
         raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
-    with os.fdopen(descriptor, "rb") as handle:
-        try:
-            mode = os.fstat(descriptor).st_mode
-            kind = next((name for test, name in _NOT_REGULAR if test(mode)), None if stat.S_ISREG(mode) else "not a file")
-            if kind is not None:
-                raise SourceError(f"cannot read: {kind}, not a regular file")
-            data = handle.read(limit + 1)
-        except OSError as error:
-            raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
+    try:
+        mode = os.fstat(descriptor).st_mode
+        kind = next((name for test, name in _NOT_REGULAR if test(mode)), None if stat.S_ISREG(mode) else "not a file")
+        if kind is not None:
+            raise SourceError(f"cannot read: {kind}, not a regular file")
+        chunks, size = [], 0
+        while size <= limit:  # os.read: no buffered file object over a descriptor checked already
+            chunk = os.read(descriptor, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    except OSError as error:
+        raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
+    finally:
+        os.close(descriptor)
     if len(data) > limit:
         size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit} bytes"
         raise SourceError(f"cannot read: larger than {size}, too large for a source file")
