@@ -1,8 +1,9 @@
 """Cold against warm: what the on-disk cache saves over a real-code corpus.
 
 Copies the installed `jax`, `flax`, `equinox` and `optax` packages (none of it
-ours) into a temporary folder, so that caches are written there and not into
-site-packages, then runs `jaxcheck check --jobs 1` over the copy:
+ours) into a temporary folder marked as one project (a `pyproject.toml`), so
+that its cache is written there and not into site-packages, then runs
+`jaxcheck check --jobs 1` over the copy:
 
 - cold: no cache (the `.jaxcheck_cache` folders removed before each run);
 - warm: the cache filled by the run before, nothing changed;
@@ -51,7 +52,7 @@ def run_check(corpus: str) -> float:
 
 
 def clear_caches(corpus: str) -> None:
-    for folder in glob.glob(os.path.join(corpus, "*", ".jaxcheck_cache")):
+    for folder in glob.glob(os.path.join(corpus, ".jaxcheck_cache")):
         shutil.rmtree(folder)
 
 
@@ -64,6 +65,9 @@ def main() -> None:
         lines = 0
         for name in args.packages:
             shutil.copytree(package_folder(name), os.path.join(corpus, name), ignore=shutil.ignore_patterns("__pycache__"))
+        # A marker makes the copy one project, which keeps its cache (a folder without one keeps none).
+        with open(os.path.join(corpus, "pyproject.toml"), "w", encoding="utf-8") as handle:
+            handle.write("[project]\nname = 'corpus'\n")
         for path in glob.glob(os.path.join(corpus, "**", "*.py"), recursive=True):
             with open(path, "rb") as handle:
                 lines += handle.read().count(b"\n")
