@@ -95,6 +95,8 @@ class FactsCache:
         return None
 
     def store_results(self, fingerprint: str, results: dict) -> None:
+        if self.folder is None:
+            return
         encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
         self._write("results.json", {"format": FORMAT, "fingerprint": fingerprint, "results": encoded})
 
@@ -121,6 +123,8 @@ class FactsCache:
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
     def store(self, key: str, facts: f.ModuleFacts) -> None:
+        if self.folder is None:
+            return
         name = key + ".json"
         self._touched.add(name)
         try:
