@@ -20,6 +20,7 @@ import json
 import os
 import re
 import tempfile
+import time
 import uuid
 from functools import lru_cache
 
@@ -189,10 +190,15 @@ def _untrusted(folder: str) -> str:
         pass
     except OSError as error:
         return f"{folder} cannot be made: {error.strerror or error}"
-    try:
-        status = os.lstat(folder)
-        ignore = read_bytes(os.path.join(folder, ".gitignore"), 1024, follow_links=False)
-    except (OSError, SourceError):
+    ignore = None
+    for _ in range(5):  # another jaxcheck may have made the folder a moment ago, its `.gitignore` still to come
+        try:
+            status = os.lstat(folder)
+            ignore = read_bytes(os.path.join(folder, ".gitignore"), 1024, follow_links=False)
+            break
+        except (OSError, SourceError):
+            time.sleep(0.02)
+    if ignore is None:
         return f"{folder} was not made by jaxcheck"
     if not os.path.isdir(folder) or os.path.islink(folder):
         return f"{folder} is not a folder"
