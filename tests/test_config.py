@@ -9,7 +9,6 @@ The last part unit-tests the .gitignore-style matcher behind `exclude` and
 from __future__ import annotations
 
 import re
-import time
 import warnings
 from pathlib import Path
 
@@ -17,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import BOTH, BUGGY, buggy_at, jaxcheck_run, located, write
+from helpers import BOTH, BUGGY, buggy_at, cpu_seconds, jaxcheck_run, located, write
 from jaxcheck.loading.pathmatch import PatternError, compile_pattern, matches_any
 
 
@@ -347,19 +346,10 @@ def test_the_matcher_agrees_with_the_regex_it_replaced(pattern: str, path: str) 
     assert compiled.fullmatch(path) == (regex.fullmatch(path) is not None), (pattern, path)
 
 
-def _cpu(function) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def test_matching_time_grows_linearly_with_the_name_however_many_stars() -> None:
     # As a backtracking regex, this pattern took 33 s on one 60-character name.
     stars = compile_pattern("*a*a*a*a*a*a*a*aX")
     short, long = "a" * 2_000, "a" * 8_000
     assert not stars.fullmatch("a" * 60)
-    ratio = _cpu(lambda: stars.fullmatch(long)) / _cpu(lambda: stars.fullmatch(short))
+    ratio = cpu_seconds(lambda: stars.fullmatch(long)) / cpu_seconds(lambda: stars.fullmatch(short))
     assert ratio < 8, ratio  # 4 when linear, 16 when quadratic

@@ -8,7 +8,6 @@ parsed. `bench/README.md` has the same check over the whole corpus.
 from __future__ import annotations
 
 import importlib.util
-import time
 from unittest import mock
 
 import pytest
@@ -18,6 +17,7 @@ from jaxcheck.config import find_config
 from jaxcheck.engine import check
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.references import users_pattern, uses
+from helpers import cpu_seconds
 
 
 def _installed(name: str) -> str:
@@ -93,20 +93,11 @@ def test_files_with_nothing_to_find_are_skipped(text):
 # --- time linear in the length of a line (issue 16, item 3) ------------------------------------------
 
 
-def _cpu(function) -> float:
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        function()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def _grows_linearly(make, run) -> float:
     """CPU time on a text 8 times as long, over the time on the short one: 8
     when linear, 64 when quadratic."""
     short, long = make(40_000), make(320_000)
-    return _cpu(lambda: run(long)) / max(_cpu(lambda: run(short)), 1e-6)
+    return cpu_seconds(lambda: run(long)) / max(cpu_seconds(lambda: run(short)), 1e-6)
 
 
 def test_the_prefilter_reads_a_long_line_of_transforms_in_linear_time():

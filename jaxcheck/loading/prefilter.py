@@ -63,6 +63,12 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
     )
 
 
+def line_bounds(text: str, position: int) -> tuple[int, int]:
+    """Where the line holding `position` starts, and where it ends (its newline, or the text's end)."""
+    end = text.find("\n", position)
+    return text.rfind("\n", 0, position) + 1, len(text) if end < 0 else end
+
+
 def _applies_a_transform(text: str) -> bool:
     """Each line is looked at once (where it starts, its first `#`, its first
     character that is not a blank), so time is linear however long a line is."""
@@ -73,9 +79,7 @@ def _applies_a_transform(text: str) -> bool:
             return True
         start = match.start()
         if start > line_end:
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", start)
-            line_end = len(text) if line_end < 0 else line_end
+            line_start, line_end = line_bounds(text, start)
             comment = text.find("#", line_start, line_end)
             first = line_start + len(text[line_start:line_end]) - len(text[line_start:line_end].lstrip(" \t\f"))
         indented = text[line_start : line_start + 1] in (" ", "\t")

@@ -16,6 +16,7 @@ import re
 from typing import Iterable, Iterator
 
 from jaxcheck import facts as f
+from jaxcheck.loading.prefilter import line_bounds
 
 
 def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
@@ -113,9 +114,7 @@ def uses(text: str, pattern: re.Pattern[str], modules: set[str]) -> bool:
     for match in pattern.finditer(text):
         start = match.start()
         if start > line_end:
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", start)
-            line_end = len(text) if line_end < 0 else line_end
+            line_start, line_end = line_bounds(text, start)
             line_import = text.find("import", line_start, line_end)
         if 0 <= line_import and line_import + len("import") <= start:
             return True
