@@ -14,6 +14,17 @@ def reason(error: BaseException) -> str:
 
 
 @dataclass(frozen=True, order=True)
+class Related:
+    """Another place a finding is about, so that an editor shows it there too:
+    where the value became static, or where it changes after the first call."""
+
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    note: str  # what happens there, a few words: "made static here"
+
+
+@dataclass(frozen=True, order=True)
 class Finding:
     path: str
     line: int  # 1-based
@@ -26,3 +37,6 @@ class Finding:
     # The code breaks the design standard, but shows no evidence that JAX
     # will go wrong: only the strict profile reports it.
     strict_only: bool = False
+    # What to write instead, one short sentence (the message says what is wrong).
+    fix: str = ""
+    related: tuple[Related, ...] = ()
