@@ -195,7 +195,13 @@ def _file_findings(workspace, results: dict, file: str, for_flake8: bool) -> tup
     ):
         # flake8 reports what its parser refuses itself (E999); what only the compiler refuses is ours to say.
         findings = [finding for finding in findings if not finding.message.startswith("cannot parse")]
-    return [replace(finding, path=file) for finding in findings], failed
+    return [_spelled(finding, file) for finding in findings], failed
+
+
+def _spelled(finding: Finding, path: str) -> Finding:
+    """The finding at `path`, its related places in the same file spelled the same way."""
+    related = tuple(replace(item, path=path) if item.path == finding.path else item for item in finding.related)
+    return replace(finding, path=path, related=related)
 
 
 def _flake8_refuses(text: str) -> bool:
@@ -226,7 +232,7 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config) -> li
         caused = [finding for finding in findings if any(os.path.abspath(file) in checked for file in finding.about)]
         if caused:
             shown = display_path(path)
-            caused = [replace(finding, path=shown) for finding in caused]
+            caused = [_spelled(finding, shown) for finding in caused]
             found.extend(_filtered(caused, workspace.text(path), shown, config, honour_noqa=True))
     return found
 

@@ -334,7 +334,7 @@ def test_message_names_the_field_and_the_static_use():
     message = findings[0].message
     assert "`Model.w`" in message, message
     assert "array" in message, message
-    assert "demo.py:13" in message, message
+    assert "at line 13" in message, message
 
 
 def test_class_in_another_module_is_reported_in_its_own_file(tmp_path):

@@ -61,4 +61,4 @@ def test_a_write_after_the_static_use_is_named_with_its_line():
     findings = _findings(src)
     assert {(finding.line, finding.code) for finding in findings} == {(line_of(src, "class Cfg"), "JAX101")}
     (message,) = [finding.message for finding in findings]
-    assert f"after `cfg.n = ...` at demo.py:{line_of(src, 'cfg.n = 3')}" in message
+    assert f"after `cfg.n = ...` at line {line_of(src, 'cfg.n = 3')}" in message

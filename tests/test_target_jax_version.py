@@ -49,7 +49,7 @@ VALUE_HASHED = textwrap.dedent(
 # The same with a class that hashes by identity: stale on every release.
 IDENTITY_HASHED = VALUE_HASHED.replace("@dataclasses.dataclass(unsafe_hash=True)", "@dataclasses.dataclass(eq=False)")
 STALE_TEXT = "the next call silently reuses the function compiled for the old state"
-RECOMPILE_TEXT = "every change compiles again and the cache keeps entries keyed on changed objects"
+RECOMPILE_TEXT = "JAX 0.11 and later compile again on every change (JAX before 0.11: a stale result)"
 BOTH_TEXT = "JAX before 0.11 silently reuses the function compiled for the old state, and JAX 0.11 and later compile again"
 
 
@@ -93,7 +93,7 @@ def test_before_0_11_a_changed_value_hashed_key_is_stale():
 def test_from_0_11_a_changed_value_hashed_key_compiles_again():
     text = message(VALUE_HASHED, Target.release("0.11", "test"))
     assert RECOMPILE_TEXT in text
-    assert "at demo.py:18" in text  # the change that makes it so
+    assert "at line 18" in text  # the change that makes it so
 
 
 def test_a_range_across_0_11_names_both_consequences_and_the_releases():

@@ -23,9 +23,11 @@ PAGE_URL = REPOSITORY + "/blob/main/rules/{code}.md"
 
 
 def message_of(finding: Finding) -> str:
-    """The message as shown: what is wrong, why, where, the fix, and the rule's name."""
+    """The message on one line: what is wrong and where it became static, the
+    fix, and the rule's name (`jaxcheck rule` takes it, for the why)."""
     name = CODES.get(finding.code, ("",))[0]
-    return f"{finding.message} [{name}]" if name else finding.message
+    text = f"{finding.message}. {finding.fix}." if finding.fix else finding.message
+    return f"{text} [{name}]" if name else text
 
 
 def write_text(findings: Iterable[Finding], out: TextIO) -> None:

@@ -12,33 +12,27 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from jaxcheck.findings import Related
 from jaxcheck.model.evidence import real_change
 from jaxcheck.model.project import Model
+from jaxcheck.model.state import Change
 from jaxcheck.model.values import ARRAY, MUTABLE, UNSTABLE, Held
-from jaxcheck.rules.base import Rule
+from jaxcheck.rules.base import Rule, related_change
 
 _WHY = {
     ARRAY: (
-        "JAX compares the tree's structure with `==` on every call to find its compiled function, and an array "
-        "cannot be part of it: a jax array there is traced and leaks out of the jit, a numpy array cannot be "
-        "compared, and one changed in place changes the cached key with it, so the stale function is found again"
+        "the tree's structure is compared with `==` on every call, and an array there cannot be: a new numpy "
+        "array raises, a jax array leaks a tracer, and one changed in place gives a stale result"
     ),
-    MUTABLE: (
-        "JAX keeps the tree's structure in its cache by reference and finds it again with `==`: changed in "
-        "place, it changes the cached key with it, so the next call reuses the function compiled for the old "
-        "contents (a stale result)"
-    ),
-    UNSTABLE: (
-        "it is unequal to the one the last call saw, so JAX finds no compiled function for the tree's "
-        "structure and traces and compiles again on every call"
-    ),
+    MUTABLE: "the cached structure changes with it, so the next call reuses the function compiled for the old contents",
+    UNSTABLE: "it is unequal to the one the last call saw, so every call traces and compiles again",
 }
 _FIX = {
-    ARRAY: "Return the array among the children, or keep a tuple of Python numbers there.",
-    MUTABLE: "Keep an immutable value there: a tuple, a frozenset, a tuple of sorted dict items, a frozen dataclass.",
+    ARRAY: "Return the array among the children, or keep a tuple of Python numbers there",
+    MUTABLE: "Keep an immutable value there: a tuple, a frozenset, a tuple of sorted dict items, a frozen dataclass",
     UNSTABLE: (
         "Keep a module-level function, `Class.method`, or a value-hashed frozen dataclass there, built from "
-        "hashable fields."
+        "hashable fields"
     ),
 }
 
@@ -57,13 +51,15 @@ class _PytreeRule(Rule):
             for element, held in aux:
                 if held.kind == self.kind and (element.path, element.value.location) not in reported:
                     reported.add((element.path, element.value.location))
-                    changed = _changed_in_place(model, element.cls, element.value.ref, element.subject) if held.kind == MUTABLE else ""
-                    changed = changed or _changed_object(model, held)
+                    change = _changed_in_place(model, element.cls, element.value.ref, element.subject) if held.kind == MUTABLE else None
+                    changed, related = _changed(change or _changed_object(model, held), change is not None)
                     yield self.finding(
                         element.path,
                         element.value.location,
                         f"the `aux_data` returned by {element.flatten} holds {held.what}{_given(held)}{changed}: "
-                        f"{_why(self.kind, changed)}. {_FIX[self.kind]}",
+                        f"{_why(self.kind, changed)}",
+                        _FIX[self.kind],
+                        related,
                         evidence=held.kind != MUTABLE or bool(changed),
                     )
         if self.in_static_fields:
@@ -71,50 +67,55 @@ class _PytreeRule(Rule):
                 if held.kind == self.kind and (field.path, field.location) not in reported:
                     reported.add((field.path, field.location))
                     name = field.cls.rpartition(".")[2]
-                    changed = _changed_field(model, field.cls, field.name) if held.kind == MUTABLE else ""
-                    changed = changed or _changed_object(model, held)
+                    change = _changed_field(model, field.cls, field.name) if held.kind == MUTABLE else None
+                    changed, related = _changed(change or _changed_object(model, held), change is not None)
                     yield self.finding(
                         field.path,
                         field.location,
                         f"`{name}.{field.name}` is a static field ({field.how}), part of the tree's structure, "
-                        f"and holds {held.what}{_given(held)}{changed}: {_why(self.kind, changed)}. {_FIX[self.kind]}",
+                        f"and holds {held.what}{_given(held)}{changed}: {_why(self.kind, changed)}",
+                        _FIX[self.kind],
+                        related,
                         evidence=held.kind != MUTABLE or bool(changed),
                     )
 
 
 def _why(kind: str, changed: str) -> str:
     if kind == MUTABLE and not changed:
-        return (
-            "JAX keeps the tree's structure in its cache by reference and finds it again with `==`, so a change in "
-            "place after a jit saw the tree (none is known here) would change the cached key with it and give a "
-            "stale result"
-        )
+        return "a change in place after a jit saw the tree (none is known here) would give a stale result"
     return _WHY[kind]
 
 
-def _changed_in_place(model: Model, cls: str | None, ref, subject) -> str:
-    """", changed in place at a.py:12" when the container an aux element reads off the object is."""
+def _changed(change: Change | None, in_place: bool) -> tuple[str, tuple[Related, ...]]:
+    """", changed in place by `...` at a.py:12" for the message, and the change as a related location."""
+    if change is None:
+        return "", ()
+    return f", changed {'in place ' if in_place else ''}by {change.shown}", (related_change(change),)
+
+
+def _changed_in_place(model: Model, cls: str | None, ref, subject) -> Change | None:
+    """The change in place of the container an aux element reads off the object."""
     if cls is None or ref is None or subject is None or ref.base != subject.base or len(ref.attributes) != 1:
-        return ""
+        return None
     return _changed_field(model, cls, ref.attributes[0])
 
 
-def _changed_field(model: Model, cls: str, name: str) -> str:
+def _changed_field(model: Model, cls: str, name: str) -> Change | None:
     for change in model.state.changes(cls):
         if change.in_place and change.path == (name,) and real_change(model, cls, change):
-            return f", changed in place by {change.shown}"
-    return ""
+            return change
+    return None
 
 
-def _changed_object(model: Model, held: Held) -> str:
-    """", changed by `self.scale = ...` at a.py:12" when a method of the held
-    object's class changes it and can run after objects are built (its API, a
-    setter). When a tree is flattened is not known, so a write from outside,
-    which may be setup right after construction, is no evidence."""
+def _changed_object(model: Model, held: Held) -> Change | None:
+    """A change by a method of the held object's class that can run after
+    objects are built (its API, a setter). When a tree is flattened is not
+    known, so a write from outside, which may be setup right after
+    construction, is no evidence."""
     for cls, change in held.changes:
         if change.inside and real_change(model, cls, change):
-            return f", changed by {change.shown}"
-    return ""
+            return change
+    return None
 
 
 def _given(held: Held) -> str:

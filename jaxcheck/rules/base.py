@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import ClassVar, Iterable
 
 from jaxcheck import facts as f
-from jaxcheck.findings import Finding
+from jaxcheck.findings import Finding, Related
 from jaxcheck.model.classes import Traits
 from jaxcheck.model.project import Model
+from jaxcheck.model.state import Change
 from jaxcheck.model.static_uses import CALL_SITE, FIELD, SELF, StaticUse
+
+# Related locations a finding carries at most: an editor lists each one.
+_RELATED = 8
 
 
 class Rule:
@@ -31,8 +36,23 @@ class Rule:
     def check(self, model: Model) -> Iterable[Finding]:
         raise NotImplementedError
 
-    def finding(self, path: str, location: f.Location, message: str, evidence: bool = True) -> Finding:
-        return Finding(path, location.line, location.column, self.code, message, strict_only=not evidence)
+    def finding(
+        self,
+        path: str,
+        location: f.Location,
+        message: str,
+        fix: str,
+        related: tuple[Related, ...] = (),
+        evidence: bool = True,
+    ) -> Finding:
+        """`message` says what is wrong and where it became static, `fix` what to
+        write instead; the why is the rule's page. A place in the finding's own
+        file is named by its line alone."""
+        message = re.sub(re.escape(path) + r":(?=\d)", "line ", message)
+        return Finding(
+            path, location.line, location.column, self.code, message, strict_only=not evidence, fix=fix,
+            related=tuple(sorted({item for item in related if (item.path, item.line) != (path, location.line)}))[:_RELATED],
+        )
 
 
 def describe_use(use: StaticUse, model: Model) -> str:
@@ -57,6 +77,36 @@ def describe_use(use: StaticUse, model: Model) -> str:
         holder = use.holder.rpartition(".")[2]
         return f"field `{holder}.{use.parameter}` holds it ({where}) and {describe_use(use.outer, model)}"
     return f"static argument `{use.parameter}` of `{name}` is annotated with it ({where})"
+
+
+def use_note(use: StaticUse, model: Model) -> str:
+    """What happens at a static use, for a related location: a few words."""
+    name = model.symbols.short_name(use.function)
+    if use.via == SELF:
+        return f"`self` of `{name}` is static under `{use.spec.transform.name}`"
+    if use.via == CALL_SITE and use.leaf_of:
+        return f"a static leaf of the `{use.leaf_of.rpartition('.')[2]}` passed to `{name}`"
+    if use.via == CALL_SITE:
+        return f"static argument `{use.parameter}` of `{name}`"
+    if use.via == FIELD:
+        return f"held in the static field `{use.holder.rpartition('.')[2]}.{use.parameter}`"
+    return f"the annotation of static argument `{use.parameter}` of `{name}`"
+
+
+def related_uses(uses: list[StaticUse], model: Model) -> tuple[Related, ...]:
+    """Where the value became static: each use, and for a held object the uses of what holds it."""
+    found: dict[tuple[str, int, int], str] = {}
+    for use in uses:
+        while use is not None:
+            found.setdefault((use.path, use.location.line, use.location.column), use_note(use, model))
+            use = use.outer
+    return tuple(Related(path, line, column, note) for (path, line, column), note in sorted(found.items()))
+
+
+def related_change(change: Change) -> Related:
+    """Where a static object changes after it became static."""
+    note = f"a user's `{change.text}`" if change.invited else f"`{change.text}` changes it"
+    return Related(change.file, change.location.line, change.location.column, note)
 
 
 def uses_text(uses: list[StaticUse], model: Model) -> str:

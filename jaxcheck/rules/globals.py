@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jaxcheck.findings import Related
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -149,6 +150,7 @@ class JittedReadsChangingGlobal(Rule):
                 item.change_path,
                 item.change,
                 f"`{variable}` is read by the jitted `{name}`{via} when it is traced, and compiled in as a "
-                f"constant; `{item.change_text}` {after}, so later calls keep the old value. Pass `{variable}` (or "
-                "what is read of it) as an argument of the jitted function.",
+                f"constant; `{item.change_text}` {after}, so later calls keep the old value",
+                f"Pass `{variable}` (or what is read of it) as an argument of the jitted function",
+                (Related(item.call_path, item.call.line, item.call.column, f"`{name}` is called (traced) here"),),
             )

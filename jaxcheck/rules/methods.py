@@ -17,7 +17,7 @@ from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change, Reads
 from jaxcheck.model.transforms import application
-from jaxcheck.rules.base import Rule
+from jaxcheck.rules.base import Rule, related_change
 
 
 class JitMethodSelfNotStatic(Rule):
@@ -221,9 +221,10 @@ class JitMethodSelfNotStatic(Rule):
                     spec.location,
                     f"`{spec.transform.name}` on the method `{name}` traces `self`, but `{cls.rpartition('.')[2]}` "
                     "is not a pytree and `self` is not static: JAX raises `TypeError: Error interpreting argument "
-                    "... as an abstract array` when it is called. Jit a function that takes the arrays it needs, "
-                    "register the class as a pytree (`jax.tree_util.register_pytree_node_class`), or make `self` "
-                    "static (`@partial(jax.jit, static_argnums=0)`) on a frozen class that hashes by value.",
+                    "... as an abstract array` when it is called",
+                    "Jit a function that takes the arrays it needs, register the class as a pytree "
+                    "(`jax.tree_util.register_pytree_node_class`), or make `self` static "
+                    "(`@partial(jax.jit, static_argnums=0)`) on a frozen class that hashes by value",
                 )
 
 
@@ -487,10 +488,11 @@ class JittedBoundMethod(Rule):
                         f"`{transform}({_wrapped(made, f'{obj}.{method.name}')})` traces `{class_name}.{method.name}` "
                         "once and compiles in "
                         f"what it reads of `{obj}`, but `{class_name}` is mutable and {_changed_text(changed)} "
-                        "changes it: the jitted function keeps returning results for the old value, since changing "
-                        "the object does not change its cache key. Jit a function that takes that state as "
-                        "arguments (static for Python values that steer the trace), or make the class immutable "
-                        "(a frozen dataclass, or a registered pytree) and jit the method of the new object.",
+                        "changes it: the jitted function keeps returning results for the old value",
+                        "Jit a function that takes that state as arguments (static for Python values that steer "
+                        "the trace), or make the class immutable (a frozen dataclass, or a registered pytree) and "
+                        "jit the method of the new object",
+                        tuple(map(related_change, changed)),
                     )
                     break
 
@@ -716,9 +718,10 @@ class JittedClosureOverSelf(Rule):
                         made.application.location,
                         f"`{made.transform.name}` compiles {what}, which {read}, and the jitted function is "
                         f"kept; but `{class_name}` is mutable and {_changed_text(changed)} changes it: the compiled "
-                        "function keeps the value it saw when traced and returns stale results after the change. "
+                        "function keeps the value it saw when traced and returns stale results after the change",
                         "Pass the value as an argument of the jitted function (`jax.jit(lambda scale, x: x * scale)`, "
-                        "called with `self.scale`), or make the class immutable.",
+                        "called with `self.scale`), or make the class immutable",
+                        tuple(map(related_change, changed)),
                     )
                     break
 

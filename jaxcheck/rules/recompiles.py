@@ -245,24 +245,25 @@ class JitRecreatedPerCall(Rule):
                     continue  # a test runs it once, on purpose; JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
                     continue
-                yield self.finding(path, made.application.location, _message(made, what, model))
+                yield self.finding(path, made.application.location, *_message(made, what, model))
 
 
-def _message(made: Made, what: str, model: Model) -> str:
+def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
+    """The message and the fix."""
     transform = made.transform.name
     if made.fate == DROPPED:
         return (
-            f"`{transform}` makes a new jitted function from {what} and drops it: a transform does not change "
-            "its argument in place, it returns a new function, with its own cache. Keep the result once "
-            "(`step = jax.jit(step)` at module level or in `__init__`) and call that."
+            f"`{transform}` makes a new jitted function from {what} and drops it: the function it was given is "
+            "not changed, and the new one's cache is thrown away",
+            "Keep the result once (`step = jax.jit(step)` at module level or in `__init__`) and call that",
         )
     where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
     how = "and calls it right away" if made.fate == CALLED else "and uses it only there"
     return (
-        f"`{transform}` makes a new jitted function from {what} {where} {how}: each call (or loop turn) "
-        "builds a new function object with an empty cache, so JAX traces and compiles it again every time. "
-        "Jit it once and keep it: at module level, in `__init__` (`self._step = jax.jit(self._step_impl)`), "
-        "or in a cached factory; pass what changes as arguments (static for Python values)."
+        f"`{transform}` makes a new jitted function from {what} {where} {how}, so JAX traces and compiles it "
+        "again every time",
+        "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
+        "arguments",
     )
 
 

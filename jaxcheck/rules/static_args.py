@@ -16,7 +16,8 @@ from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, sin
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import FIELD, StaticUse
-from jaxcheck.rules.base import ClassRule, Rule, about_uses, uses_text
+from jaxcheck.findings import Related
+from jaxcheck.rules.base import ClassRule, Rule, about_uses, related_change, related_uses, uses_text
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
 _INSTEAD = {
@@ -246,11 +247,11 @@ class MutableStatic(Rule):
             if nested and traits.mutable and traits.has_state and traits.hashing != UNHASHABLE:
                 # Standard only: its state is the hazard of the object holding it.
                 cls = model.symbols.classes[qualname]
-                message = (
-                    f"`{cls.name}` is mutable ({traits.mutable_because}) but {uses_text(nested, model)}: an object "
-                    f"held by a static value is static too. {_fix(cls.name)}"
+                message = f"`{cls.name}` is mutable ({traits.mutable_because}) but {uses_text(nested, model)}"
+                finding = self.finding(
+                    path, cls.location, message, _fix(cls.name), related_uses(nested, model), evidence=False
                 )
-                yield from about_uses([self.finding(path, cls.location, message, evidence=False)], nested)
+                yield from about_uses([finding], nested)
         yield from self._class_objects(model)
 
     def _class_objects(self, model: Model):
@@ -276,11 +277,15 @@ class MutableStatic(Rule):
                 model.symbols.path_of[owner],
                 cls.location,
                 f"`{cls.name}` itself is static argument `{name}` of `{model.symbols.short_name(function.qualname)}` "
-                f"under `{spec.transform.name}` ({item.path}:{spec.location.line}), and "
-                f"`{cls.name}.{write.attribute} = ...` at {path}:{write.location.line} changes what the compiled "
-                "function read of it: a class hashes by identity, so the next call silently reuses the function "
-                f"compiled for the old value. Pass `{name}.{write.attribute}` to the jitted function as a regular "
-                "(traced) argument, or keep class attributes constant.",
+                f"under `{spec.transform.name}` ({item.path}:{spec.location.line}), and after "
+                f"`{cls.name}.{write.attribute} = ...` at {path}:{write.location.line} the next call silently reuses "
+                "the function compiled for the old value",
+                f"Pass `{name}.{write.attribute}` to the jitted function as a regular (traced) argument, or keep "
+                "class attributes constant",
+                (
+                    Related(item.path, spec.location.line, spec.location.column, f"`{name}` is static here"),
+                    Related(path, write.location.line, write.location.column, f"`{cls.name}.{write.attribute}` changes"),
+                ),
             )
             yield replace(finding, about=tuple(sorted({item.path, path})))
 
@@ -300,6 +305,7 @@ class MutableStatic(Rule):
             and not (by_value and _key_changes(model, qualname, item) and all(_hashes_once(use) for use in uses))
         ]
         where = uses_text(uses, model)
+        related = related_uses(uses, model)
         target = model.target
         inside = sorted(
             {item.change.location: item for item in stale if item.change.inside and item.holder == qualname
@@ -312,7 +318,9 @@ class MutableStatic(Rule):
                 path,
                 item.change.location,
                 f"`{cls.name}` is mutable and this method changes `self.{'.'.join(item.change.path)}` after "
-                f"construction, but {where}: {consequence}. {_fix(cls.name)}",
+                f"construction, but {where}: {consequence}",
+                _fix(cls.name),
+                related,
             )
         if inside:
             return
@@ -325,13 +333,18 @@ class MutableStatic(Rule):
             else:
                 held = item.holder.rpartition(".")[2]
                 what = f"`{cls.name}` holds a mutable `{held}` in `{'.'.join(item.read[:-1]) or item.read[0]}`, whose state the traced code reads"
-            yield self.finding(path, cls.location, f"{what} but {where}: {consequence}. {_fix(cls.name)}")
+            yield self.finding(
+                path, cls.location, f"{what} but {where}: {consequence}", _fix(cls.name),
+                (related_change(item.change), *related),
+            )
         elif traits.mutable and traits.has_state and not (by_value and traits.hashing == VALUE and all(map(_hashes_once, uses))):
             yield self.finding(
                 path,
                 cls.location,
                 f"`{cls.name}` is mutable ({traits.mutable_because}) but {where}; nothing here changes it after "
-                f"the first call, but a change would not be seen. {_fix(cls.name)}",
+                "the first call, but a change would not be seen",
+                _fix(cls.name),
+                related,
                 evidence=False,
             )
 
@@ -350,7 +363,7 @@ def _key_changes(model: Model, qualname: str, item: Staleness) -> bool:
 def _fix(name: str) -> str:
     return (
         f"Make `{name}` immutable (`@dataclass(frozen=True)`, and `dataclasses.replace` for a changed copy) "
-        "or pass it as a pytree argument instead of a static one."
+        "or pass it as a pytree argument instead of a static one"
     )
 
 
@@ -358,20 +371,15 @@ def _after_change(consequences: tuple[str, ...], change: str, target: Target) ->
     """What JAX does once the static object changes, on the releases the project targets."""
     release = since("changed-value-key")
     if consequences == (STALE,):
-        return (
-            f"JAX keeps the static object as its cache key, so after {change} the next call silently reuses "
-            "the function compiled for the old state"
-        )
+        return f"after {change} the next call silently reuses the function compiled for the old state"
     if consequences == (RECOMPILES,):
         return (
-            f"JAX {release} and later hash a static key when they store it, so after {change} every change "
-            "compiles again and the cache keeps entries keyed on changed objects (JAX before "
-            f"{release} silently reuses the function compiled for the old state)"
+            f"after {change}, JAX {release} and later compile again on every change (JAX before {release}: a stale "
+            "result)"
         )
     return (
         f"after {change}, JAX before {release} silently reuses the function compiled for the old state, and "
-        f"JAX {release} and later compile again on every change, keeping cache entries keyed on changed objects "
-        f"(the project admits both: jax {target.describe()})"
+        f"JAX {release} and later compile again on every change (jax {target.describe()} admits both)"
     )
 
 
@@ -548,8 +556,9 @@ class IdentityHashStatic(ClassRule):
             path,
             traits.hashing_location or cls.location,
             f"`{cls.name}` hashes and compares by identity ({traits.hashing_because}) but {uses_text(uses, model)}: "
-            f"JAX finds compiled functions by the static value's hash and `==`, and {consequence}. Hash and "
-            "compare by value: `@dataclass(frozen=True)`, or `__hash__` and `__eq__` over every field.",
+            f"{consequence}",
+            "Hash and compare by value: `@dataclass(frozen=True)`, or `__hash__` and `__eq__` over every field",
+            related_uses(uses, model),
             evidence=bool(built),
         )
 
@@ -574,9 +583,11 @@ class IdentityHashStatic(ClassRule):
             yield self.finding(
                 use.path,
                 use.location,
-                f"a bound method `{cls.name}.{use.method}` {where}: it hashes and compares by the identity of its "
-                f"object, whatever `{cls.name}` defines, and {consequence}. Pass the object itself, of a class that "
-                f"is immutable and hashes by value, and call `.{use.method}` inside, or pass a module-level function.",
+                f"a bound method `{cls.name}.{use.method}` {where}: it hashes by the identity of its object, and "
+                f"{consequence}",
+                f"Pass the object itself, of a class that is immutable and hashes by value, and call "
+                f"`.{use.method}` inside, or pass a module-level function",
+                related_uses([use], model),
                 evidence=bool(built),
             )
 
@@ -757,7 +768,8 @@ class UnhashableStatic(ClassRule):
                 yield self.finding(
                     use.path,
                     use.location,
-                    f"{what}: it is unhashable, so JAX raises {_UNHASHABLE_ERROR} on this call. Pass {_INSTEAD[kind]} instead.",
+                    f"{what}: it is unhashable, so JAX raises {_UNHASHABLE_ERROR} on this call",
+                    f"Pass {_INSTEAD[kind]} instead",
                 )
                 continue
             repeated = runs_repeatedly(model, use.path, use.call or use.location)
@@ -767,7 +779,8 @@ class UnhashableStatic(ClassRule):
                 f"{what}: `{transform.name}` keys its cache on the {kind} itself, so "
                 + ("this call, made again and again, traces again every time"
                    if repeated else "every fresh, equal one traces again")
-                + f", and an in-place change is never seen. Pass {_INSTEAD[kind]} instead.",
+                + ", and an in-place change is never seen",
+                f"Pass {_INSTEAD[kind]} instead",
                 evidence=repeated,
             )
 
@@ -784,7 +797,9 @@ class UnhashableStatic(ClassRule):
             path,
             traits.hashing_location or cls.location,
             f"`{cls.name}` is unhashable ({traits.hashing_because}) but {uses_text(raising, model)}: {consequence} "
-            f"{_UNHASHABLE_ERROR} when the function is called. Make it immutable and hashable by value: "
-            "`@dataclass(frozen=True)`, or a `__hash__` over the same fields as `__eq__` on an immutable class.",
+            f"{_UNHASHABLE_ERROR} when the function is called",
+            "Make it immutable and hashable by value: `@dataclass(frozen=True)`, or a `__hash__` over the same "
+            "fields as `__eq__` on an immutable class",
+            related_uses(raising, model),
             evidence=judged,
         )

@@ -16,7 +16,7 @@ from jaxcheck.model.jax_versions import STALE, outcomes
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import CALL_SITE, FIELD
-from jaxcheck.rules.base import ClassRule, about_uses, uses_text
+from jaxcheck.rules.base import ClassRule, about_uses, related_change, related_uses, uses_text
 
 _UNHASHABLE = ("an array", "a list", "a dict", "a set", "a bytearray")
 
@@ -264,10 +264,11 @@ class IncompleteHash(ClassRule):
                 model.symbols.path_of[method.qualname],
                 method.location,
                 f"{named} {'; it '.join(problems)}, but {uses_text(uses, model)}: values "
-                "that differ only there compare equal and find each other's compiled function, which gives "
-                "stale results. Put every such field in both `__eq__` and `__hash__`"
+                "that differ only there find each other's compiled function (stale results)",
+                "Put every such field in both `__eq__` and `__hash__`"
                 + (" and the type (`type(self)`)" if untyped else "")
-                + ", or let `@dataclass(frozen=True)` write them.",
+                + ", or let `@dataclass(frozen=True)` write them",
+                related_uses(uses, model),
             )
 
 
@@ -289,9 +290,10 @@ class IncompleteHash(ClassRule):
                 field.location,
                 f"`{cls.name}.{field.name}` is left out of the `__eq__` and `__hash__` that `{cls.name}` inherits "
                 f"from `{base_name}` (its `@dataclass(eq=False)` writes none), yet the compiled function reads it, "
-                f"and {uses_text(uses, model)}: values that differ only there compare equal and find each other's "
-                f"compiled function, which gives stale results. Drop `eq=False`, so that `@dataclass` writes both "
-                "over every field.",
+                f"and {uses_text(uses, model)}: values that differ only there find each other's compiled function "
+                "(stale results)",
+                "Drop `eq=False`, so that `@dataclass` writes both over every field",
+                related_uses(uses, model),
             )
 
 
@@ -634,10 +636,12 @@ class DynamicChildOfStatic(ClassRule):
                     f"`{cls.name}`'s {'generated ' if generated else ''}`__hash__` hashes it, so JAX raises "
                     "`ValueError: Non-hashable static arguments are not supported` on the call"
                 )
+                related = ()
                 evidence = True
             elif field.name in changed and not traits.mutable:
                 change = changed[field.name]
                 kinds = outcomes("changed-value-key", model.target) if traits.hashing == VALUE else (STALE,)
+                related = (related_change(change),)
                 consequence = (
                     f"{change.shown} changes it in place, and "
                     + ("the next call silently reuses the function compiled for the old value"
@@ -649,16 +653,16 @@ class DynamicChildOfStatic(ClassRule):
                 )
                 evidence = True
             else:
-                consequence = (
-                    "a static value is found again by its hash, and a static class must hold only static values "
-                    "(JAX bakes what a static object holds into the compiled code)"
-                )
+                consequence = "a static class must hold only static values"
+                related = ()
                 evidence = False
             yield self.finding(
                 field.path,
                 field.location,
-                f"`{cls.name}.{field.name}` holds {held}, but {where}: {consequence}. Pass `{field.name}` as a "
-                "regular (traced) argument, or keep a hashable, immutable value there (a tuple, a frozen dataclass).",
+                f"`{cls.name}.{field.name}` holds {held}, but {where}: {consequence}",
+                f"Pass `{field.name}` as a regular (traced) argument, or keep a hashable, immutable value there "
+                "(a tuple, a frozen dataclass)",
+                (*related, *related_uses(uses, model)),
                 evidence=evidence,
             )
 
@@ -957,9 +961,10 @@ class BoundMethodField(ClassRule):
             path,
             location,
             f"{what} is given {made}, and {uses_text(uses, model)}: the compiled code keeps the callable it was "
-            "traced with, and an object hashed by identity stays the same key when another is stored there later. "
+            "traced with, even when another is stored there later",
             "Call the method where it is needed (`self.component.run(x)`) instead of storing it, or pass what "
-            "changes as a regular argument.",
+            "changes as a regular argument",
+            related_uses(uses, model),
             evidence=False,
         )
 
@@ -1029,10 +1034,11 @@ class BoundMethodField(ClassRule):
             path,
             argument.location,
             f"{what} is given the bound method `{argument.ref.dotted}`, which compares by the identity of "
-            f"`{owner.dotted}`, and {uses_text([use], model)}: {change.shown} "
-            "changes what the method reads after the first call, and the function compiled for the old state is "
-            "reused (stale). Pass what changes as a regular argument, or store a module-level function and keep "
-            "its parameters in fields of the static class.",
+            f"`{owner.dotted}`, and {uses_text([use], model)}: after {change.shown} the next call silently reuses "
+            "the function compiled for the old state",
+            "Pass what changes as a regular argument, or store a module-level function and keep its parameters in "
+            "fields of the static class",
+            (related_change(change), *related_uses([use], model)),
         )
 
     def _finding(self, path, location, what, made, uses, built: str, model: Model):
@@ -1045,7 +1051,8 @@ class BoundMethodField(ClassRule):
             path,
             location,
             f"{what} is given {made}, made anew for each instance, but "
-            f"{uses_text(uses, model)}: it hashes and compares by identity, so {consequence}. Store a module-level "
-            "function or `Class.method` (singletons), or call the method instead of storing it.",
+            f"{uses_text(uses, model)}: it hashes by identity, so {consequence}",
+            "Store a module-level function or `Class.method` (singletons), or call the method instead of storing it",
+            related_uses(uses, model),
             evidence=bool(built),
         )
