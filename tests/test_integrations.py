@@ -132,6 +132,23 @@ def test_pre_commit_hook_manifest() -> None:
     assert hook["require_serial"] is True
 
 
+def test_the_readme_pre_commit_snippet_is_valid_and_its_rev_resolves(tmp_path: Path) -> None:
+    """The `rev` a user copies from the README names a tag or commit of this repository."""
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (snippet,) = re.findall(r"```yaml\n(repos:\n.*?)```", readme, re.S)
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(snippet, encoding="utf-8")
+    (repo,) = clientlib.load_config(str(config))["repos"]
+    assert [hook["id"] for hook in repo["hooks"]] == ["jaxcheck"]
+    if shutil.which("git") is None or run(["git", "rev-parse", "--show-toplevel"], ROOT, 30).returncode:
+        pytest.skip("the jaxcheck checkout is not a git repository")
+    resolved = run(["git", "rev-parse", "--verify", "--quiet", f"{repo['rev']}^{{commit}}"], ROOT, 30)
+    if resolved.returncode and not run(["git", "tag"], ROOT, 30).stdout.strip():
+        pytest.skip("this clone has no tags (a shallow or --no-tags clone)")
+    assert resolved.returncode == 0, f"rev {repo['rev']!r} of the README resolves to no commit here"
+
+
 # --- 2. a language server: pylsp runs flake8, which runs the plugin -------------------------------
 
 
