@@ -235,7 +235,7 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
             print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
         for note in result.notes:
             print(f"jaxcheck: note: {note}", file=sys.stderr)
-    colour = human and colour_wanted(args.color, out)
+    colour = human and out is sys.stdout and colour_wanted(args.color, out)  # a file is never painted (ruff's)
     write_findings(output_format, result.findings, out, Sources(texts), colour)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
