@@ -155,14 +155,14 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_settings:
         _show_settings(configs, output_format)
         return EXIT_CLEAN
-    texts = {paths[0]: _read_stdin()} if stdin else {}
+    texts, unreadable = _read_stdin(paths[0]) if stdin else ({}, None)
     try:
         out = _open_output(args.output_file)
     except OSError as error:
         return _error(f"cannot write {args.output_file}: {error.strerror or error}")
     progress = None if args.quiet else _progress()
     try:
-        result = check(
+        result = unreadable or check(
             paths,
             configs.__getitem__,
             texts=texts,
@@ -198,16 +198,17 @@ def _output_format(args: argparse.Namespace) -> str:
     return args.output_format or old or "concise"
 
 
-def _read_stdin() -> str:
-    """Standard input decoded as Python decodes a file (BOM, coding cookie); undecodable bytes are kept as
-    escapes, so that the parser, not the reading, reports the file."""
+def _read_stdin(path: str):
+    """({path: the text of standard input}, None), decoded as Python decodes a file (BOM, coding cookie);
+    or ({}, a run whose one finding is the JAX000 of a file that cannot be decoded)."""
+    from jaxcheck.engine import Result
+    from jaxcheck.findings import BAD_INPUT, Finding
     from jaxcheck.loading.source import SourceError, decode_source
 
-    data = sys.stdin.buffer.read()
     try:
-        return decode_source(data)
-    except SourceError:
-        return data.decode("utf-8", "surrogateescape")
+        return {path: decode_source(sys.stdin.buffer.read())}, None
+    except SourceError as error:
+        return {}, Result(findings=[Finding(path, 1, 1, BAD_INPUT, str(error))], files=1)
 
 
 def _open_output(path: str | None):

@@ -640,14 +640,17 @@ def test_installed_wheel_prints_rule_pages_outside_the_checkout(tmp_path: Path) 
     assert created.returncode == 0, created.stderr
     scripts = venv / ("Scripts" if os.name == "nt" else "bin")
     python = scripts / "python"
+    # Nothing of the checkout on the path: pip would take PYTHONPATH's jaxcheck as installed already.
+    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+    env["PATH"] = f"{scripts}{os.pathsep}{env.get('PATH', '')}"
     # With its declared dependencies, from the registry: the wheel's metadata is tested too.
-    installed = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path, 600)
+    installed = run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path, 600, env
+    )
     assert installed.returncode == 0, installed.stderr
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
-    env["PATH"] = f"{scripts}{os.pathsep}{env.get('PATH', '')}"
     where = run([str(python), "-c", "import jaxcheck; print(jaxcheck.__file__)"], elsewhere, 60, env)
     assert Path(where.stdout.strip()).is_relative_to(venv), where.stdout + where.stderr
 

@@ -420,6 +420,14 @@ def test_stdin_text_replaces_the_file_on_disk(tmp_path: Path) -> None:
     assert f"{BUG_LINE} | {CLASS_LINE}\n" in completed.stdout  # the snippet is of the text judged, not of the disk's
 
 
+def test_stdin_that_cannot_be_decoded_is_a_jax000(tmp_path: Path) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "jaxcheck", "check", "-"], input=b'x = "\xff"\n', capture_output=True, cwd=tmp_path, timeout=60
+    )
+    assert completed.returncode == 1, completed.stderr
+    assert completed.stdout.decode().startswith("-:1:1: JAX000 cannot decode")
+
+
 def test_stdin_with_other_paths_is_a_usage_error(tmp_path: Path) -> None:
     write(tmp_path, "a.py", CLEAN)
     completed = run_with_stdin(BUGGY, "-", "a.py", cwd=tmp_path)
