@@ -8,6 +8,7 @@ import sys
 
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config, split_codes
+from jaxcheck.report.formats import FORMATS
 from jaxcheck.rules import CODES
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -40,16 +41,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"jaxcheck {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     check = commands.add_parser("check", help="check files and folders (default: the current folder)")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .); - reads standard input")
     check.add_argument("--select", type=split_codes, help="only these codes or prefixes, comma-separated (replaces the config's)")
     check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
-    check.add_argument(
-        "--format",
-        choices=("text", "json", "sarif", "github"),
-        default="text",
-        help="text (flake8's), json, sarif (SARIF 2.1.0, for code scanning) or github (Actions annotations)",
-    )
-    check.add_argument("--statistics", action="store_true", help="count the findings of each code")
+    _add_output_options(check)
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
@@ -74,6 +69,34 @@ def build_parser() -> argparse.ArgumentParser:
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
     return parser
+
+
+def _add_output_options(check: argparse.ArgumentParser) -> None:
+    output = check.add_argument_group("output")
+    output.add_argument(
+        "--output-format",
+        choices=FORMATS,
+        help="concise (default: flake8's one line), full (with the source around), json, sarif (SARIF 2.1.0, "
+        "for code scanning) or github (Actions annotations)",
+    )
+    output.add_argument("--format", choices=_OLD_FORMATS, help="the old spelling of --output-format (text: concise)")
+    output.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour concise and full output: auto (default) on a terminal; NO_COLOR turns it off, FORCE_COLOR on",
+    )
+    output.add_argument("--quiet", "-q", action="store_true", help="print the findings only: no summary, no notes")
+    output.add_argument("--output-file", metavar="FILE", help="write the findings to FILE (the summary stays on stderr)")
+    output.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with -, judge standard input as this file of its project (its config, its neighbours)",
+    )
+    output.add_argument("--statistics", action="store_true", help="count the findings of each code")
+
+
+_OLD_FORMATS = {"text": "concise", "json": "json", "sarif": "sarif", "github": "github"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,33 +136,112 @@ def _rule(wanted: str) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from jaxcheck.engine import check
-    from jaxcheck.report.formats import REPORTERS, write_statistics
 
-    missing = [path for path in args.paths if not os.path.exists(path)]
+    output_format = _output_format(args)
+    stdin = args.paths == ["-"] or (args.stdin_filename is not None and not args.paths)
+    if "-" in args.paths and not stdin:
+        return _error("- (standard input) cannot be checked with other paths")
+    paths = [args.stdin_filename or "-"] if stdin else args.paths or ["."]
+    missing = [path for path in paths if not stdin and not os.path.exists(path)]
     if missing:
-        print(f"jaxcheck: error: no such file or folder: {missing[0]}", file=sys.stderr)
-        return EXIT_ERROR
+        return _error(f"no such file or folder: {missing[0]}")
     try:
         configs = {
             path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version, args.profile)
-            for path in args.paths
+            for path in paths
         }
     except ConfigError as error:
-        print(f"jaxcheck: error: {error}", file=sys.stderr)
-        return EXIT_ERROR
+        return _error(str(error))
     if args.show_settings:
-        _show_settings(configs)
+        _show_settings(configs, output_format)
         return EXIT_CLEAN
-    result = check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
-    for path, why in result.skipped:
-        print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
-    for note in result.notes:
-        print(f"jaxcheck: note: {note}", file=sys.stderr)
-    REPORTERS[args.format](result.findings, sys.stdout)
+    texts, unreadable = _read_stdin(paths[0]) if stdin else ({}, None)
+    try:
+        out = _open_output(args.output_file)
+    except OSError as error:
+        return _error(f"cannot write {args.output_file}: {error.strerror or error}")
+    progress = None if args.quiet else _progress()
+    try:
+        result = unreadable or check(
+            paths,
+            configs.__getitem__,
+            texts=texts,
+            jobs=args.jobs,
+            use_cache=not args.no_cache,
+            alone=stdin and args.stdin_filename is None,
+            progress=progress,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    try:
+        _report(args, output_format, result, texts, out)
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    if result.internal_errors:
+        return EXIT_ERROR
+    if result.findings and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _error(message: str) -> int:
+    print(f"jaxcheck: error: {message}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    old = _OLD_FORMATS.get(args.format)
+    if old and args.output_format and old != args.output_format:
+        build_parser().error(f"--format {args.format} and --output-format {args.output_format} disagree")
+    return args.output_format or old or "concise"
+
+
+def _read_stdin(path: str):
+    """({path: the text of standard input}, None), decoded as Python decodes a file (BOM, coding cookie);
+    or ({}, a run whose one finding is the JAX000 of a file that cannot be decoded)."""
+    from jaxcheck.engine import Result
+    from jaxcheck.findings import BAD_INPUT, Finding
+    from jaxcheck.loading.source import SourceError, decode_source
+
+    try:
+        return {path: decode_source(sys.stdin.buffer.read())}, None
+    except SourceError as error:
+        return {}, Result(findings=[Finding(path, 1, 1, BAD_INPUT, str(error))], files=1)
+
+
+def _open_output(path: str | None):
+    if path is None:
+        return sys.stdout
+    folder = os.path.dirname(path)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    return open(path, "w", encoding="utf-8")
+
+
+def _progress():
+    from jaxcheck.report.progress import progress_on
+
+    return progress_on(sys.stderr)
+
+
+def _report(args: argparse.Namespace, output_format: str, result, texts: dict[str, str], out) -> None:
+    """The findings on `out`; notes, statistics beside a machine format and the summary on stderr."""
+    from jaxcheck.report.formats import HUMAN_FORMATS, Sources, colour_wanted, write_findings, write_statistics
+
+    human = output_format in HUMAN_FORMATS
+    if not args.quiet:
+        for path, why in result.skipped:
+            print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
+        for note in result.notes:
+            print(f"jaxcheck: note: {note}", file=sys.stderr)
+    colour = human and out is sys.stdout and colour_wanted(args.color, out)  # a file is never painted (ruff's)
+    write_findings(output_format, result.findings, out, Sources(texts), colour)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
-        write_statistics(result.findings, sys.stdout if args.format == "text" else sys.stderr)
-    if args.format == "text":
+        write_statistics(result.findings, out if human else sys.stderr)
+    if not args.quiet and (human or args.output_file):
         files = len({finding.path for finding in result.findings})
         print(
             f"Found {len(result.findings)} finding{'s' * (len(result.findings) != 1)} in {files} "
@@ -148,14 +250,9 @@ def _check(args: argparse.Namespace) -> int:
             + ").",
             file=sys.stderr,
         )
-    if result.internal_errors:
-        return EXIT_ERROR
-    if result.findings and not args.exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
 
 
-def _show_settings(configs: dict) -> None:
+def _show_settings(configs: dict, output_format: str) -> None:
     from jaxcheck.model.jax_versions import FACTS, describe_outcomes
     from jaxcheck.loading.project import find_project
 
@@ -168,6 +265,7 @@ def _show_settings(configs: dict) -> None:
         print(f"  project: {project.root}")
         print(f"  config file: {config.source or 'none (the defaults)'}")
         print(f"  profile: {config.profile}")
+        print(f"  output format: {output_format}")
         print(f"  target JAX: {target.describe()} ({target.source})")
         for fact in FACTS:
             if fact.since:

@@ -45,13 +45,15 @@ def check(
     use_cache: bool = True,
     alone: bool = False,
     for_flake8: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Result:
     """Check every Python file below `paths`, each with its project around it.
 
     `config_for(path)` gives the config of each path given; `texts` the text
     of files as given (flake8's lines, standard input), read from disk
     otherwise; `alone` analyses each file as a project of its own (no other
-    file read, no cache). For flake8, `# noqa` and syntax errors are left to
+    file read, no cache); `progress(parsed, pending)` is told of the files
+    parsed as they are. For flake8, `# noqa` and syntax errors are left to
     flake8, and a project is judged once per process.
     """
     from jaxcheck.loading.loader import Pool
@@ -82,7 +84,7 @@ def check(
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():
-            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result)
+            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result, progress)
     finally:
         if pool is not None:
             pool.close()
@@ -92,7 +94,7 @@ def check(
 _JUDGED: dict = {}  # for flake8, per process: project root -> (workspace, results, file stamps)
 
 
-def _check_project(project, config, files, pool, use_cache, given, for_flake8, result) -> None:
+def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None) -> None:
     """The findings of the checked `files` of one project, added to `result`."""
     from jaxcheck.loading.loader import Workspace
 
@@ -104,7 +106,7 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         cache = FactsCache(project.cache_folder if use_cache else None)
         if cache.refused:
             result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
-        workspace = Workspace(project, cache, pool, texts, files, **_loading(config))
+        workspace = Workspace(project, cache, pool, texts, files, progress=progress, **_loading(config))
         results = _project_results(workspace, config)
         workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
         cache.save()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import jaxcheck
+from jaxcheck.rules import CODES
 from helpers import (
     BOTH,
     BUG_COLUMN,
@@ -77,6 +78,8 @@ def test_findings_exit_1_in_flake8_text_format(project: Path) -> None:
         (["check", "--jobs", "0", "."], "--jobs"),
         (["check", "--jobs", "many", "."], "--jobs"),
         (["check", "--format", "xml", "."], "--format"),
+        (["check", "--output-format", "xml", "."], "--output-format"),
+        (["check", "--color", "sometimes", "."], "--color"),
     ],
     ids=[
         "unknown-option",
@@ -86,6 +89,8 @@ def test_findings_exit_1_in_flake8_text_format(project: Path) -> None:
         "jobs-0",
         "jobs-word",
         "format",
+        "output-format",
+        "color",
     ],
 )
 def test_usage_errors_exit_2(project: Path, args: list[str], mentions: str) -> None:
@@ -149,7 +154,13 @@ def test_json_output_and_path_spelling(project: Path, paths: list[str], spelled:
     assert isinstance(records, list)
     assert len(records) == 2
     for record in records:
-        assert set(record) == {"path", "line", "column", "code", "message"}
+        assert set(record) == {
+            *("path", "line", "column", "end_line", "end_column", "code", "name", "message", "fix", "url", "related")
+        }
+        # The end: after the code of the reported line (`class Vehicle:`), 1-based and exclusive.
+        assert (record["end_line"], record["end_column"]) == (BUG_LINE, len("class Vehicle:") + 1)
+        assert record["name"] == CODES[record["code"]][0]
+        assert record["url"].endswith(f"/rules/{record['code']}.md")
         assert not os.path.isabs(record["path"])
         assert isinstance(record["line"], int) and isinstance(record["column"], int)
         assert "`Vehicle`" in record["message"]

@@ -30,8 +30,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from helpers import BUG_COLUMN, BUG_LINE, BUGGY, CLEAN, jaxcheck_run, text_findings, write
-from jaxcheck.findings import Finding
-from jaxcheck.report.formats import _escape, message_of, write_github
+from jaxcheck.findings import Finding, Related
+from jaxcheck.report.formats import Sources, _escape, message_of, write_github, write_sarif
 from jaxcheck.rules import CODES
 
 ROOT = Path(__file__).resolve().parents[1]  # the jaxcheck checkout
@@ -431,22 +431,47 @@ def sarif_schema(tmp_path_factory: pytest.TempPathFactory) -> dict:
         return json.loads(archive.extractfile(SCHEMA_MEMBER).read())
 
 
+def sarif_with_related_locations() -> dict:
+    """A SARIF document whose findings have every field set: related places, a fix title, ends."""
+    findings = [
+        Finding(
+            "pkg/a.py",
+            BUG_LINE,
+            BUG_COLUMN,
+            "JAX101",
+            "`Vehicle` is mutable",
+            fix="Make `Vehicle` a frozen dataclass",
+            related=(Related("pkg/a.py", 16, 5, "made static here"), Related("pkg/a.py", 17, 1, "changed here")),
+        ),
+        Finding("pkg/a.py", BUG_LINE, BUG_COLUMN, "JAX102", "`Vehicle` hashes by identity"),
+    ]
+    out = io.StringIO()
+    write_sarif(findings, out, Sources({"pkg/a.py": BUGGY}))
+    return json.loads(out.getvalue())
+
+
 @slow
 def test_sarif_validates_against_the_official_schema(sarif_schema: dict) -> None:
     jsonschema = pytest.importorskip("jsonschema")
-    document = json.loads(over_fixtures("--format", "sarif").stdout)
+    document = json.loads(over_fixtures("--output-format", "sarif").stdout)
     # The validator the schema's own `$schema` names (draft-07), never a default guess.
     validator_class = jsonschema.validators.validator_for(sarif_schema, default=None)
     assert validator_class is not None, sarif_schema.get("$schema")
     validator_class.check_schema(sarif_schema)
     validator = validator_class(sarif_schema, format_checker=validator_class.FORMAT_CHECKER)
-    errors = sorted(validator.iter_errors(document), key=lambda error: list(error.absolute_path))
-    assert not errors, "\n".join(f"{list(error.absolute_path)}: {error.message}" for error in errors[:20])
+    for checked in (document, sarif_with_related_locations()):
+        errors = sorted(validator.iter_errors(checked), key=lambda error: list(error.absolute_path))
+        assert not errors, "\n".join(f"{list(error.absolute_path)}: {error.message}" for error in errors[:20])
+    related = sarif_with_related_locations()["runs"][0]["results"][0]["relatedLocations"]
+    assert [location["message"]["text"] for location in related] == ["made static here", "changed here"]
     # The control: the schema does reject a document that is not SARIF 2.1.0.
     broken = json.loads(json.dumps(document))
     broken["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] = 0
     broken["runs"][0]["tool"]["driver"]["rulez"] = []
     assert len(list(validator.iter_errors(broken))) == 2
+    broken = sarif_with_related_locations()
+    broken["runs"][0]["results"][0]["relatedLocations"][0]["physicalLocation"]["region"]["endColumn"] = 0
+    assert len(list(validator.iter_errors(broken))) == 1
 
 
 def test_sarif_rules_results_and_locations() -> None:
@@ -476,6 +501,10 @@ def test_sarif_rules_results_and_locations() -> None:
         assert not parts.scheme and not parts.netloc and not uri.startswith("/"), uri  # relative
         assert (ROOT / unquote(uri)).is_file(), uri
         assert region["startLine"] >= 1 and region["startColumn"] >= 1, result
+        assert (region["endLine"], region["endColumn"]) >= (region["startLine"], region["startColumn"]), result
+        for other in result.get("relatedLocations", []):
+            assert (ROOT / unquote(other["physicalLocation"]["artifactLocation"]["uri"])).is_file(), other
+            assert other["message"]["text"], other
         located.add((unquote(uri), region["startLine"], region["startColumn"], result["ruleId"], result["message"]["text"]))
     # The same findings as the JSON format, one result each.
     records = fixture_records()
@@ -628,14 +657,17 @@ def test_installed_wheel_prints_rule_pages_outside_the_checkout(tmp_path: Path) 
     assert created.returncode == 0, created.stderr
     scripts = venv / ("Scripts" if os.name == "nt" else "bin")
     python = scripts / "python"
+    # Nothing of the checkout on the path: pip would take PYTHONPATH's jaxcheck as installed already.
+    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
+    env["PATH"] = f"{scripts}{os.pathsep}{env.get('PATH', '')}"
     # With its declared dependencies, from the registry: the wheel's metadata is tested too.
-    installed = run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path, 600)
+    installed = run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel)], tmp_path, 600, env
+    )
     assert installed.returncode == 0, installed.stderr
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    env = {key: value for key, value in os.environ.items() if key not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME"}}
-    env["PATH"] = f"{scripts}{os.pathsep}{env.get('PATH', '')}"
     where = run([str(python), "-c", "import jaxcheck; print(jaxcheck.__file__)"], elsewhere, 60, env)
     assert Path(where.stdout.strip()).is_relative_to(venv), where.stdout + where.stderr
 

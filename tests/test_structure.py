@@ -21,7 +21,8 @@ ALLOWED = {
     "jaxcheck.extraction": set(),
     "jaxcheck.model": set(),
     "jaxcheck.rules": {"jaxcheck.model"},
-    "jaxcheck.report": {"jaxcheck.rules"},
+    # The source of a finding's file, read as loading reads it, for `full`'s snippets and the ends.
+    "jaxcheck.report": {"jaxcheck.rules", "jaxcheck.loading.source"},
 }
 
 

@@ -50,6 +50,7 @@ class Workspace:
         is_excluded=lambda path, is_dir: False,
         keywords: tuple[str, ...] = (),
         settings: str = "",
+        progress=None,
     ) -> None:
         self.project = project
         self.is_excluded = is_excluded  # the config's `exclude`
@@ -63,6 +64,7 @@ class Workspace:
         self.internal_errors: set[str] = set()
         self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
         self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
+        self.progress = progress  # told (files parsed, files to parse) as the counts grow, for a progress line
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -209,16 +211,18 @@ class Workspace:
                 continue
             pending.append((path, text, module, is_package, key))
         jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
+        if self.progress is not None and jobs:
+            self.progress(0, len(jobs))
         if self.pool is not None and len(pending) >= 2 * _MIN_FILES_PER_WORKER:
             try:
-                outcomes = list(self.pool.get().map(_parse_job, jobs, chunksize=2))
+                outcomes = self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2))
             except BrokenProcessPool:
                 # A worker died (a crash in native code): each file again in a
                 # process of its own, so that only the one at fault is lost.
                 self.pool.reset()
-                outcomes = [_isolated(job) for job in jobs]
+                outcomes = self._counted(_isolated(job) for job in jobs)
         else:
-            outcomes = [_parse_job(job) for job in jobs]
+            outcomes = self._counted(_parse_job(job) for job in jobs)
         for (path, text, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
@@ -228,6 +232,15 @@ class Workspace:
                 self.bad[path] = problem
                 if internal:
                     self.internal_errors.add(path)
+
+    def _counted(self, outcomes) -> list:
+        """The parse outcomes, the progress told of each as it comes."""
+        found = []
+        for outcome in outcomes:
+            found.append(outcome)
+            if self.progress is not None:
+                self.progress(1, 0)
+        return found
 
     def _modules_for(self, names) -> list[str]:
         """The project files not loaded yet that define the modules of these global names."""

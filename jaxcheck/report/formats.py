@@ -1,14 +1,18 @@
-"""Reporters: findings to text (flake8's format), JSON (SPEC 4), SARIF 2.1.0
-(GitHub code scanning and other CI dashboards) or GitHub workflow commands.
+"""Reporters: findings as a user reads them (`concise`, flake8's one line;
+`full`, with the source around them) and as tools read them (JSON per SPEC 4,
+SARIF 2.1.0 for code scanning, GitHub workflow commands).
 
-Every message ends with its rule's name, `[mutable-static]`, which
+Every one-line message ends with its rule's name, `[mutable-static]`, which
 `jaxcheck rule` takes as well as the code.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
+import tokenize
 from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
@@ -16,33 +20,204 @@ from typing import Iterable, TextIO
 
 from jaxcheck import __version__
 from jaxcheck.findings import Finding
+from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.rules import CODES
 
 REPOSITORY = "https://github.com/jaxcheck/jaxcheck"
 PAGE_URL = REPOSITORY + "/blob/main/rules/{code}.md"
+FORMATS = ("concise", "full", "json", "sarif", "github")
+HUMAN_FORMATS = ("concise", "full")  # the ones colour and the summary are for
+
+_LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST counts, as the engine does
+_CONTEXT = 2  # source lines shown before and after a finding's line in `full`
+_TAB = 4  # columns a tab takes in a snippet
+# ANSI styles, as ruff colours its output.
+_BOLD, _RED, _BLUE, _CYAN = "1", "1;31", "1;34", "36"
 
 
 def message_of(finding: Finding) -> str:
     """The message on one line: what is wrong and where it became static, the
     fix, and the rule's name (`jaxcheck rule` takes it, for the why)."""
-    name = CODES.get(finding.code, ("",))[0]
     text = f"{finding.message}. {finding.fix}." if finding.fix else finding.message
+    name = _name(finding.code)
     return f"{text} [{name}]" if name else text
 
 
-def write_text(findings: Iterable[Finding], out: TextIO) -> None:
+def _name(code: str) -> str:
+    return CODES.get(code, ("",))[0]
+
+
+class Sources:
+    """The lines of the files findings are in, each file read once: for the
+    snippets of `full` and the end positions of `json` and `sarif`. `texts`
+    are files given as text (standard input), by the path findings spell."""
+
+    def __init__(self, texts: dict[str, str] | None = None) -> None:
+        self._lines: dict[str, list[str] | None] = {
+            path: _LINE_BREAK.split(text) for path, text in (texts or {}).items()
+        }
+
+    def line(self, path: str, number: int) -> str | None:
+        """Line `number` (1-based) of the file, or None when the file cannot be read again or is shorter."""
+        if path not in self._lines:
+            try:
+                self._lines[path] = _LINE_BREAK.split(read_source(path))
+            except SourceError:
+                self._lines[path] = None
+        lines = self._lines[path]
+        return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+
+def end_column(line: str | None, column: int) -> int:
+    """Where a finding ends on its line, 1-based and exclusive (SARIF's and
+    ruff's convention): after the line's code, its comment and trailing blanks
+    left out. A finding points at the start of a statement or an expression
+    that the rest of its line holds; never before `column`."""
+    if line is None:
+        return column
+    return max(len(_code_of(line).rstrip()) + 1, column)
+
+
+def _code_of(line: str) -> str:
+    """The line without its comment, as Python's tokenizer finds it (a `#` in a string is not one)."""
+    if "#" not in line:
+        return line
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line).readline):
+            if token.type == tokenize.COMMENT:
+                return line[: token.start[1]]
+    except (tokenize.TokenError, SyntaxError):
+        pass  # a line of a statement that goes on: the tokens before it were seen
+    return line
+
+
+def colour_wanted(choice: str, out: TextIO) -> bool:
+    """`--color`: always or never as asked; under auto, never when NO_COLOR is
+    set, always when FORCE_COLOR is, else only on a terminal."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
+def _paint(text: str, style: str, colour: bool) -> str:
+    return f"\x1b[{style}m{text}\x1b[0m" if colour and text else text
+
+
+def _header(finding: Finding, message: str, colour: bool) -> str:
+    colon = _paint(":", _CYAN, colour)
+    return (
+        f"{_paint(finding.path, _BOLD, colour)}{colon}{finding.line}{colon}{finding.column}{colon} "
+        f"{_paint(finding.code, _RED, colour)} {message}"
+    )
+
+
+def write_concise(findings: Iterable[Finding], out: TextIO, colour: bool = False) -> None:
+    """flake8's format, `path:line:col: CODE message`, one line each."""
     for finding in findings:
-        out.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message_of(finding)}\n")
+        out.write(_header(finding, message_of(finding), colour) + "\n")
 
 
-def write_json(findings: Iterable[Finding], out: TextIO) -> None:
+def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None = None, colour: bool = False) -> None:
+    """ruff's `full`: each finding's line, the source around it with carets
+    under what is reported, the related places with their line, and the fix."""
+    sources = sources or Sources()
+    for finding in findings:
+        name = _name(finding.code)
+        out.write(_header(finding, f"{finding.message} [{name}]" if name else finding.message, colour) + "\n")
+        numbers = _context(sources, finding.path, finding.line)
+        width = len(str(max([*numbers, *(place.line for place in finding.related)], default=1)))
+        snippet = _Snippet(out, width, colour)
+        if numbers:
+            snippet.rule()
+            for number in numbers:
+                line = sources.line(finding.path, number)
+                snippet.line(number, line)
+                if number == finding.line:
+                    snippet.underline(line, finding.column, "^", _RED)
+            snippet.rule()
+        for place in finding.related:
+            out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {place.path}:{place.line}:{place.column}: {place.note}\n")
+            line = sources.line(place.path, place.line)
+            if line is not None:
+                snippet.rule()
+                snippet.line(place.line, line)
+                snippet.underline(line, place.column, "-", _BLUE)
+                snippet.rule()
+        if finding.fix:
+            out.write(f"{_paint('help', _CYAN, colour)}: {finding.fix}\n")
+        out.write("\n")
+
+
+class _Snippet:
+    """Source lines behind a gutter of line numbers, as ruff and rustc show them."""
+
+    def __init__(self, out: TextIO, width: int, colour: bool) -> None:
+        self.out, self.width, self.colour = out, width, colour
+        self.bar = _paint("|", _BLUE, colour)
+
+    def rule(self) -> None:
+        self.out.write(f"{' ' * self.width} {self.bar}\n")
+
+    def line(self, number: int, text: str) -> None:
+        shown = f"{_paint(str(number).rjust(self.width), _BLUE, self.colour)} {self.bar} {text.expandtabs(_TAB)}"
+        self.out.write(shown.rstrip() + "\n")
+
+    def underline(self, text: str, column: int, mark: str, style: str) -> None:
+        """Marks under the reported code of `text`, from `column` to its end, as the line is shown (tabs expanded)."""
+        start = len(text[: column - 1].expandtabs(_TAB))
+        end = len(text[: end_column(text, column) - 1].expandtabs(_TAB))
+        marks = _paint(mark * max(end - start, 1), style, self.colour)
+        self.out.write(f"{' ' * self.width} {self.bar} {' ' * start}{marks}\n")
+
+
+def _context(sources: Sources, path: str, number: int) -> list[int]:
+    """The numbers of the lines shown around line `number`: a few on each side,
+    blank ones at the edges left out; none when the line cannot be read."""
+    if sources.line(path, number) is None:
+        return []
+    numbers = [
+        other
+        for other in range(max(1, number - _CONTEXT), number + _CONTEXT + 1)
+        if sources.line(path, other) is not None
+    ]
+    while numbers[0] != number and not sources.line(path, numbers[0]).strip():
+        numbers.pop(0)
+    while numbers[-1] != number and not sources.line(path, numbers[-1]).strip():
+        numbers.pop()
+    return numbers
+
+
+def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None = None) -> None:
+    """SPEC 4's array, with each finding's rule name and page, fix title, end and related places.
+
+    `message` stays the one-line form (message, fix and rule name) that the
+    text, GitHub and flake8 outputs show, so consumers of earlier releases
+    read the same text; `fix` gives the fix title apart.
+    """
+    sources = sources or Sources()
     records = [
         {
             "path": finding.path,
             "line": finding.line,
             "column": finding.column,
+            "end_line": finding.line,
+            "end_column": end_column(sources.line(finding.path, finding.line), finding.column),
             "code": finding.code,
+            "name": _name(finding.code) or None,
             "message": message_of(finding),
+            "fix": finding.fix or None,
+            "url": PAGE_URL.format(code=finding.code),
+            "related": [
+                {"path": place.path, "line": place.line, "column": place.column, "note": place.note}
+                for place in finding.related
+            ],
         }
         for finding in findings
     ]
@@ -69,10 +244,13 @@ def _escape(text: str, in_property: bool) -> str:
     return text.replace(":", "%3A").replace(",", "%2C") if in_property else text
 
 
-def write_sarif(findings: Iterable[Finding], out: TextIO) -> None:
-    """One SARIF 2.1.0 run: every rule with its page as help, and every finding."""
+def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | None = None) -> None:
+    """One SARIF 2.1.0 run: every rule with its page as help, and every finding
+    with its end and related places. The fix title is in the message (as in
+    every one-line output): a SARIF `fix` must carry the edits themselves."""
     from jaxcheck.report.pages import rule_page
 
+    sources = sources or Sources()
     codes = list(CODES)
     rules = []
     for code, (name, summary) in CODES.items():
@@ -89,23 +267,25 @@ def write_sarif(findings: Iterable[Finding], out: TextIO) -> None:
                 "properties": {"tags": ["jax", name]},
             }
         )
-    results = [
-        {
+    results = []
+    for finding in findings:
+        result = {
             "ruleId": finding.code,
             "ruleIndex": codes.index(finding.code) if finding.code in CODES else -1,
             "level": "error",
             "message": {"text": message_of(finding)},
-            "locations": [
-                {
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": _uri(finding.path)},
-                        "region": {"startLine": finding.line, "startColumn": finding.column},
-                    }
-                }
-            ],
+            "locations": [{"physicalLocation": _physical(sources, finding.path, finding.line, finding.column)}],
         }
-        for finding in findings
-    ]
+        if finding.related:
+            result["relatedLocations"] = [
+                {
+                    "id": number,
+                    "physicalLocation": _physical(sources, place.path, place.line, place.column),
+                    "message": {"text": place.note},
+                }
+                for number, place in enumerate(finding.related)
+            ]
+        results.append(result)
     document = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -128,6 +308,14 @@ def write_sarif(findings: Iterable[Finding], out: TextIO) -> None:
     out.write("\n")
 
 
+def _physical(sources: Sources, path: str, line: int, column: int) -> dict:
+    end = end_column(sources.line(path, line), column)
+    return {
+        "artifactLocation": {"uri": _uri(path)},
+        "region": {"startLine": line, "startColumn": column, "endLine": line, "endColumn": end},
+    }
+
+
 def _uri(path: str) -> str:
     """A relative URI reference, as code scanning matches it to the repository's files."""
     if os.path.isabs(path):
@@ -145,4 +333,17 @@ def write_statistics(findings: Iterable[Finding], out: TextIO) -> None:
         out.write(f"{counts[code]:<5} {code} {CODES.get(code, ('',))[0]}\n")
 
 
-REPORTERS = {"text": write_text, "json": write_json, "sarif": write_sarif, "github": write_github}
+def write_findings(
+    output_format: str, findings: list[Finding], out: TextIO, sources: Sources | None = None, colour: bool = False
+) -> None:
+    """The findings in one of `FORMATS`; colour only for the ones people read."""
+    if output_format == "concise":
+        write_concise(findings, out, colour)
+    elif output_format == "full":
+        write_full(findings, out, sources, colour)
+    elif output_format == "json":
+        write_json(findings, out, sources)
+    elif output_format == "sarif":
+        write_sarif(findings, out, sources)
+    else:
+        write_github(findings, out)
