@@ -227,7 +227,7 @@ def test_json_carries_name_url_fix_end_and_related(tmp_path: Path) -> None:
         "end_column": len("\tstatic = Config()") + 1,
         "code": "JAX101",
         "name": "mutable-static",
-        "message": "`Config` is mutable. Make `Config` a frozen dataclass [mutable-static]",
+        "message": "`Config` is mutable. Make `Config` a frozen dataclass. [mutable-static]",
         "fix": "Make `Config` a frozen dataclass",
         "url": "https://github.com/jaxcheck/jaxcheck/blob/main/rules/JAX101.md",
         "related": [
@@ -375,7 +375,7 @@ def test_stdin_alone_is_spelled_dash(tmp_path: Path) -> None:
     assert completed.returncode == 1, completed.stderr
     findings = text_findings(completed.stdout)
     assert {finding[:4] for finding in findings} == buggy_at("-")
-    assert all(f"at -:{USE_LINE}" in message for *_, message in findings)
+    assert all(f"at line {USE_LINE}" in message for *_, message in findings)
 
 
 USES_A_NEIGHBOUR = """\
