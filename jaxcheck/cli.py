@@ -8,7 +8,8 @@ import sys
 
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config, split_codes
-from jaxcheck.rules import CODES
+from jaxcheck.report.baseline import BaselineError
+from jaxcheck.rules import BAD_INPUT, CODES, UNUSED_NOQA
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -70,10 +71,31 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the settings each path is checked with (config file, target JAX release and why) and exit",
     )
+    _add_adoption_options(check)
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
     return parser
+
+
+def _add_adoption_options(check: argparse.ArgumentParser) -> None:
+    """Options for adopting jaxcheck on an existing codebase: what is reported, and what is accepted."""
+    check.add_argument(
+        "--extend-select", type=split_codes, default=(), metavar="CODES",
+        help="also these codes, prefixes or rule names (added to the config's; JAX001 is on only when named)",
+    )
+    check.add_argument(
+        "--baseline", metavar="FILE",
+        help="report only findings not in FILE; when FILE does not exist, write it with today's findings",
+    )
+    check.add_argument(
+        "--update-baseline", action="store_true",
+        help="with --baseline: write FILE again with today's findings (fixed ones drop out, new ones are accepted)",
+    )
+    check.add_argument(
+        "--add-noqa", action="store_true",
+        help="append `# noqa: CODE` to each reported line (merged into a noqa comment there) instead of reporting",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,13 +137,14 @@ def _check(args: argparse.Namespace) -> int:
     from jaxcheck.engine import check
     from jaxcheck.report.formats import REPORTERS, write_statistics
 
-    missing = [path for path in args.paths if not os.path.exists(path)]
-    if missing:
-        print(f"jaxcheck: error: no such file or folder: {missing[0]}", file=sys.stderr)
+    if args.update_baseline and not args.baseline:
+        print("jaxcheck: error: --update-baseline needs --baseline FILE", file=sys.stderr)
         return EXIT_ERROR
     try:
         configs = {
-            path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version, args.profile)
+            path: find_config(path).with_options(
+                args.select, args.ignore, args.target_jax_version, args.profile, args.extend_select
+            )
             for path in args.paths
         }
     except ConfigError as error:
@@ -135,6 +158,21 @@ def _check(args: argparse.Namespace) -> int:
         print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
     for note in result.notes:
         print(f"jaxcheck: note: {note}", file=sys.stderr)
+    for path in args.paths:  # a JAX000 when selected, as ruff's E902; else a note
+        if not os.path.lexists(path) and not configs[path].is_enabled(BAD_INPUT, path):
+            print(f"jaxcheck: note: {path} not checked: no such file or folder", file=sys.stderr)
+    findings = result.findings
+    if args.baseline:
+        try:
+            findings = _baseline(args.baseline, args.update_baseline, findings, result.checked)
+        except BaselineError as error:
+            print(f"jaxcheck: error: {error}", file=sys.stderr)
+            return EXIT_ERROR
+    if args.add_noqa and findings is not None:
+        _add_noqa(findings)
+    if findings is None or args.add_noqa:
+        return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
+    result.findings = findings
     REPORTERS[args.format](result.findings, sys.stdout)
     if args.statistics:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
@@ -155,6 +193,60 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _baseline(file: str, update: bool, findings: list, checked: set[str]) -> list | None:
+    """The findings the baseline FILE does not accept; None when the run wrote it instead."""
+    from jaxcheck.report.baseline import Baseline, split
+
+    baseline = Baseline(file)
+    if update or not baseline.exists():
+        # Entries about files this run did not check stay as they are.
+        kept = [key for key in baseline.load().elements() if not baseline.covers(key, checked)] if baseline.exists() else []
+        count = baseline.write([*kept, *(baseline.key(finding) for finding in findings)])
+        print(
+            f"jaxcheck: baseline {file} {'updated' if update else 'written'}: it accepts {count} "
+            f"finding{'s' * (count != 1)}; `jaxcheck check --baseline {file}` reports only others",
+            file=sys.stderr,
+        )
+        return None
+    new, left = split(baseline, findings, baseline.load())
+    stale = sum(count for key, count in left.items() if baseline.covers(key, checked))
+    accepted = len(findings) - len(new)
+    print(
+        f"jaxcheck: {accepted} finding{'s' * (accepted != 1)} accepted by the baseline {file}"
+        + (f"; {stale} in it no longer found (`--update-baseline` drops them)" if stale else ""),
+        file=sys.stderr,
+    )
+    return new
+
+
+def _add_noqa(findings: list) -> None:
+    """`--add-noqa`: each reported line gets `# noqa` for its codes; a file with a JAX000 is left alone."""
+    from collections import defaultdict
+
+    from jaxcheck.loading.source import SourceError, read_bytes
+    from jaxcheck.report.noqa import NoqaError, add_noqa
+
+    bad = {finding.path for finding in findings if finding.code == BAD_INPUT}
+    wanted: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for finding in findings:
+        if finding.path not in bad and finding.code != UNUSED_NOQA:
+            wanted[finding.path][finding.line].add(finding.code)
+    lines = files = 0
+    for path, codes_by_line in sorted(wanted.items()):
+        try:
+            data, changed, refused = add_noqa(read_bytes(path), codes_by_line)
+            if changed:
+                with open(path, "wb") as stream:
+                    stream.write(data)
+        except (SourceError, NoqaError, OSError) as error:
+            print(f"jaxcheck: note: {path}: no `# noqa` added: {error}", file=sys.stderr)
+            continue
+        for line in refused:
+            print(f"jaxcheck: note: {path}:{line}: no `# noqa` added: the line ends inside a string or after a backslash", file=sys.stderr)
+        lines, files = lines + changed, files + bool(changed)
+    print(f"Added `# noqa` to {lines} line{'s' * (lines != 1)} in {files} file{'s' * (files != 1)}.", file=sys.stderr)
+
+
 def _show_settings(configs: dict) -> None:
     from jaxcheck.model.jax_versions import FACTS, describe_outcomes
     from jaxcheck.loading.project import find_project
@@ -173,6 +265,7 @@ def _show_settings(configs: dict) -> None:
             if fact.since:
                 print(f"    {fact.text}: {describe_outcomes(fact.key, target)}")
         print(f"  select: {', '.join(config.select) if config.select is not None else every}")
+        print(f"  extend-select: {', '.join(config.extend_select) or 'nothing'}")
         print(f"  ignore: {', '.join(config.ignore) or 'nothing'}")
         for name, values in (
             ("per-file-ignores", [f"{pattern} = {', '.join(codes)}" for pattern, codes in config.per_file_ignores]),

@@ -10,7 +10,6 @@ stops the others: it becomes a JAX000 finding in that file.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
@@ -20,10 +19,8 @@ from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
 from jaxcheck.loading.files import python_files, skipped_because
 from jaxcheck.loading.project import Project, find_project
-from jaxcheck.report.noqa import is_suppressed
-from jaxcheck.rules import RULES
-
-_LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
+from jaxcheck.report.noqa import LINE_BREAK, is_suppressed, unused_noqa
+from jaxcheck.rules import RULES, UNUSED_NOQA
 
 
 @dataclass
@@ -32,6 +29,7 @@ class Result:
     files: int = 0
     internal_errors: int = 0
     analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
+    checked: set[str] = field(default_factory=set)  # absolute paths of the files checked (a baseline's scope)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path as given or found, why it is not checked)
     notes: list[str] = field(default_factory=list)  # what the user should know of the run (a cache folder not used)
 
@@ -77,6 +75,7 @@ def check(
             elif real not in seen:
                 seen.add(real)
                 result.files += 1
+                result.checked.add(os.path.abspath(file))
                 project = Project.alone(file) if alone else find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
     pool = Pool(jobs) if jobs > 1 else None
@@ -112,6 +111,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
     for file in files:
         findings, failed = _file_findings(workspace, results, file, for_flake8)
         text = workspace.text(os.path.abspath(file))
+        if not for_flake8 and config.is_enabled(UNUSED_NOQA, file):  # flake8 reads the comments itself
+            findings = findings + unused_noqa(file, text, findings)
         result.findings.extend(_filtered(findings, text, file, config, honour_noqa=not for_flake8))
         result.internal_errors += failed
     if not for_flake8:
@@ -260,7 +261,7 @@ def _filtered(findings: list[Finding], text: str, path: str, config: Config, hon
     """The findings the config asks for: its codes, its profile, and the `# noqa` comments."""
     if not findings:
         return findings
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK.split(text)
     kept = []
     for finding in findings:
         if not config.is_enabled(finding.code, path):
