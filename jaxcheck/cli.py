@@ -198,12 +198,13 @@ def _baseline(file: str, update: bool, findings: list, checked: set[str]) -> lis
     from jaxcheck.report.baseline import Baseline, split
 
     baseline = Baseline(file)
-    if update or not baseline.exists():
+    exists = baseline.exists()
+    if update or not exists:
         # Entries about files this run did not check stay as they are.
-        kept = [key for key in baseline.load().elements() if not baseline.covers(key, checked)] if baseline.exists() else []
+        kept = [key for key in baseline.load().elements() if not baseline.covers(key, checked)] if exists else []
         count = baseline.write([*kept, *(baseline.key(finding) for finding in findings)])
         print(
-            f"jaxcheck: baseline {file} {'updated' if update else 'written'}: it accepts {count} "
+            f"jaxcheck: baseline {file} {'updated' if exists else 'written'}: it accepts {count} "
             f"finding{'s' * (count != 1)}; `jaxcheck check --baseline {file}` reports only others",
             file=sys.stderr,
         )
