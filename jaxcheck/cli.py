@@ -164,7 +164,7 @@ def _check(args: argparse.Namespace) -> int:
     findings = result.findings
     if args.baseline:
         try:
-            findings = _baseline(args.baseline, args.update_baseline, findings, result.checked)
+            findings = _baseline(args.baseline, args.update_baseline, result)
         except BaselineError as error:
             print(f"jaxcheck: error: {error}", file=sys.stderr)
             return EXIT_ERROR
@@ -193,11 +193,11 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _baseline(file: str, update: bool, findings: list, checked: set[str]) -> list | None:
+def _baseline(file: str, update: bool, result) -> list | None:
     """The findings the baseline FILE does not accept; None when the run wrote it instead."""
     from jaxcheck.report.baseline import Baseline, split
 
-    baseline = Baseline(file)
+    baseline, findings, checked = Baseline(file, result.texts), result.findings, result.checked
     exists = baseline.exists()
     if update or not exists:
         # Entries about files this run did not check stay as they are.

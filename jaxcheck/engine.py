@@ -30,6 +30,7 @@ class Result:
     internal_errors: int = 0
     analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
     checked: set[str] = field(default_factory=set)  # absolute paths of the files checked (a baseline's scope)
+    texts: dict[str, str] = field(default_factory=dict)  # the text of each file with a finding, by its path as shown
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path as given or found, why it is not checked)
     notes: list[str] = field(default_factory=list)  # what the user should know of the run (a cache folder not used)
 
@@ -113,10 +114,13 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         text = workspace.text(os.path.abspath(file))
         if not for_flake8 and config.is_enabled(UNUSED_NOQA, file):  # flake8 reads the comments itself
             findings = findings + unused_noqa(file, text, findings)
-        result.findings.extend(_filtered(findings, text, file, config, honour_noqa=not for_flake8))
+        kept = _filtered(findings, text, file, config, honour_noqa=not for_flake8)
+        if kept and not for_flake8:
+            result.texts[file] = text
+        result.findings.extend(kept)
         result.internal_errors += failed
     if not for_flake8:
-        result.findings.extend(_caused_by(workspace, results, files, config))
+        result.findings.extend(_caused_by(workspace, results, files, config, result.texts))
 
 
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
@@ -213,7 +217,7 @@ def _flake8_refuses(text: str) -> bool:
     return False
 
 
-def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:
+def _caused_by(workspace, results: dict, files: list[str], config: Config, texts: dict[str, str]) -> list[Finding]:
     """Findings in files not checked, that a checked file makes findings: a
     static use added in `integrate.py` of a mutable class from `settings.py`
     fails `jaxcheck check integrate.py` (and the pre-commit hook) too."""
@@ -228,7 +232,8 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config) -> li
         if caused:
             shown = display_path(path)
             caused = [replace(finding, path=shown) for finding in caused]
-            found.extend(_filtered(caused, workspace.text(path), shown, config, honour_noqa=True))
+            texts[shown] = workspace.text(path)
+            found.extend(_filtered(caused, texts[shown], shown, config, honour_noqa=True))
     return found
 
 

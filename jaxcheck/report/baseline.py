@@ -17,7 +17,6 @@ from collections import Counter
 from typing import Iterable
 
 from jaxcheck.findings import Finding
-from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.report.noqa import LINE_BREAK
 
 VERSION = 1
@@ -33,9 +32,11 @@ class BaselineError(Exception):
 
 
 class Baseline:
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, texts: dict[str, str]) -> None:
+        """`texts`: the text of each file with a finding, by its path as reported."""
         self.file = file
         self.root = os.path.dirname(os.path.abspath(file))
+        self._texts = texts
         self._lines: dict[str, list[str]] = {}
 
     def exists(self) -> bool:
@@ -87,10 +88,7 @@ class Baseline:
 
     def _source(self, path: str, line: int) -> str:
         if path not in self._lines:
-            try:
-                self._lines[path] = LINE_BREAK.split(read_source(path))
-            except SourceError:
-                self._lines[path] = []
+            self._lines[path] = LINE_BREAK.split(self._texts.get(path, ""))
         lines = self._lines[path]
         return lines[line - 1].strip() if 0 < line <= len(lines) else ""
 
