@@ -8,8 +8,9 @@ import sys
 
 from jaxcheck import __version__
 from jaxcheck.config import ConfigError, find_config, split_codes
+from jaxcheck.report.baseline import BaselineError
 from jaxcheck.report.formats import FORMATS
-from jaxcheck.rules import CODES
+from jaxcheck.rules import BAD_INPUT, CODES, UNUSED_NOQA
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -42,8 +43,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     check = commands.add_parser("check", help="check files and folders (default: the current folder)")
     check.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .); - reads standard input")
-    check.add_argument("--select", type=split_codes, help="only these codes or prefixes, comma-separated (replaces the config's)")
-    check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes or prefixes, comma-separated")
+    check.add_argument("--select", type=split_codes, help="only these codes, prefixes or rule names, comma-separated (replaces the config's)")
+    check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes, prefixes or rule names, comma-separated")
+    _add_adoption_options(check)
     _add_output_options(check)
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
@@ -69,6 +71,26 @@ def build_parser() -> argparse.ArgumentParser:
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
     return parser
+
+
+def _add_adoption_options(check: argparse.ArgumentParser) -> None:
+    """Options for adopting jaxcheck on an existing codebase: what is reported, and what is accepted."""
+    check.add_argument(
+        "--extend-select", type=split_codes, default=(), metavar="CODES",
+        help="also these codes, prefixes or rule names (added to the config's; JAX001 is on only when named)",
+    )
+    check.add_argument(
+        "--baseline", metavar="FILE",
+        help="report only findings not in FILE; when FILE does not exist, write it with today's findings",
+    )
+    check.add_argument(
+        "--update-baseline", action="store_true",
+        help="with --baseline: write FILE again with today's findings (fixed ones drop out, new ones are accepted)",
+    )
+    check.add_argument(
+        "--add-noqa", action="store_true",
+        help="append `# noqa: CODE` to each reported line (merged into a noqa comment there) instead of reporting",
+    )
 
 
 def _add_output_options(check: argparse.ArgumentParser) -> None:
@@ -141,13 +163,16 @@ def _check(args: argparse.Namespace) -> int:
     stdin = args.paths == ["-"] or (args.stdin_filename is not None and not args.paths)
     if "-" in args.paths and not stdin:
         return _error("- (standard input) cannot be checked with other paths")
+    if args.update_baseline and not args.baseline:
+        return _error("--update-baseline needs --baseline FILE")
+    if args.add_noqa and stdin:
+        return _error("--add-noqa rewrites files: it cannot take standard input")
     paths = [args.stdin_filename or "-"] if stdin else args.paths or ["."]
-    missing = [path for path in paths if not stdin and not os.path.exists(path)]
-    if missing:
-        return _error(f"no such file or folder: {missing[0]}")
     try:
         configs = {
-            path: find_config(path).with_options(args.select, args.ignore, args.target_jax_version, args.profile)
+            path: find_config(path).with_options(
+                args.select, args.ignore, args.target_jax_version, args.profile, args.extend_select
+            )
             for path in paths
         }
     except ConfigError as error:
@@ -156,10 +181,6 @@ def _check(args: argparse.Namespace) -> int:
         _show_settings(configs, output_format)
         return EXIT_CLEAN
     texts, unreadable = _read_stdin(paths[0]) if stdin else ({}, None)
-    try:
-        out = _open_output(args.output_file)
-    except OSError as error:
-        return _error(f"cannot write {args.output_file}: {error.strerror or error}")
     progress = None if args.quiet else _progress()
     try:
         result = unreadable or check(
@@ -174,6 +195,24 @@ def _check(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             progress.close()
+    for path in paths:  # a JAX000 when selected, as ruff's E902; else a note
+        if not (stdin or args.quiet or os.path.lexists(path) or configs[path].is_enabled(BAD_INPUT, path)):
+            print(f"jaxcheck: note: {path} not checked: no such file or folder", file=sys.stderr)
+    findings = result.findings
+    if args.baseline:
+        try:
+            findings = _baseline(args.baseline, args.update_baseline, result)
+        except BaselineError as error:
+            return _error(str(error))
+    if args.add_noqa and findings is not None:
+        _add_noqa(findings)
+    if findings is None or args.add_noqa:
+        return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
+    result.findings = findings
+    try:
+        out = _open_output(args.output_file)
+    except OSError as error:
+        return _error(f"cannot write {args.output_file}: {error.strerror or error}")
     try:
         _report(args, output_format, result, texts, out)
     finally:
@@ -250,6 +289,61 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
             + ").",
             file=sys.stderr,
         )
+
+
+def _baseline(file: str, update: bool, result) -> list | None:
+    """The findings the baseline FILE does not accept; None when the run wrote it instead."""
+    from jaxcheck.report.baseline import Baseline, split
+
+    baseline, findings, checked = Baseline(file, result.texts), result.findings, result.checked
+    exists = baseline.exists()
+    if update or not exists:
+        # Entries about files this run did not check stay as they are.
+        kept = [key for key in baseline.load().elements() if not baseline.covers(key, checked)] if exists else []
+        count = baseline.write([*kept, *(baseline.key(finding) for finding in findings)])
+        print(
+            f"jaxcheck: baseline {file} {'updated' if exists else 'written'}: it accepts {count} "
+            f"finding{'s' * (count != 1)}; `jaxcheck check --baseline {file}` reports only others",
+            file=sys.stderr,
+        )
+        return None
+    new, left = split(baseline, findings, baseline.load())
+    stale = sum(count for key, count in left.items() if baseline.covers(key, checked))
+    accepted = len(findings) - len(new)
+    print(
+        f"jaxcheck: {accepted} finding{'s' * (accepted != 1)} accepted by the baseline {file}"
+        + (f"; {stale} in it no longer found (`--update-baseline` drops them)" if stale else ""),
+        file=sys.stderr,
+    )
+    return new
+
+
+def _add_noqa(findings: list) -> None:
+    """`--add-noqa`: each reported line gets `# noqa` for its codes; a file with a JAX000 is left alone."""
+    from collections import defaultdict
+
+    from jaxcheck.loading.source import SourceError, read_bytes
+    from jaxcheck.report.noqa import NoqaError, add_noqa
+
+    bad = {finding.path for finding in findings if finding.code == BAD_INPUT}
+    wanted: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for finding in findings:
+        if finding.path not in bad and finding.code != UNUSED_NOQA:
+            wanted[finding.path][finding.line].add(finding.code)
+    lines = files = 0
+    for path, codes_by_line in sorted(wanted.items()):
+        try:
+            data, changed, refused = add_noqa(read_bytes(path), codes_by_line)
+            if changed:
+                with open(path, "wb") as stream:
+                    stream.write(data)
+        except (SourceError, NoqaError, OSError) as error:
+            print(f"jaxcheck: note: {path}: no `# noqa` added: {error}", file=sys.stderr)
+            continue
+        for line in refused:
+            print(f"jaxcheck: note: {path}:{line}: no `# noqa` added: the line ends inside a string or after a backslash", file=sys.stderr)
+        lines, files = lines + changed, files + bool(changed)
+    print(f"Added `# noqa` to {lines} line{'s' * (lines != 1)} in {files} file{'s' * (files != 1)}.", file=sys.stderr)
 
 
 def _show_settings(configs: dict, output_format: str) -> None:

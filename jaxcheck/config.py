@@ -12,7 +12,7 @@ from jaxcheck.loading.jax_target import explicit_target, inferred_target
 from jaxcheck.loading.source import SourceError, read_bytes
 from jaxcheck.model.jax_versions import parse_version
 from jaxcheck.loading.pathmatch import PatternError, compile_pattern, matches_any
-from jaxcheck.rules import CODES
+from jaxcheck.rules import CODES, EXPLICIT_ONLY, code_of
 from jaxcheck.model.transforms import Options, Transform
 
 if sys.version_info >= (3, 11):
@@ -22,6 +22,7 @@ else:
 
 KEYS = (
     "select",
+    "extend-select",
     "ignore",
     "per-file-ignores",
     "exclude",
@@ -44,7 +45,8 @@ class ConfigError(Exception):
 class Config:
     root: str  # the folder patterns are relative to
     source: str = ""  # the pyproject.toml read, if any
-    select: tuple[str, ...] | None = None  # None: every code
+    select: tuple[str, ...] | None = None  # None: every code (but EXPLICIT_ONLY's)
+    extend_select: tuple[str, ...] = ()  # added to select
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     exclude: tuple[str, ...] = ()
@@ -67,9 +69,14 @@ class Config:
         return bool(self.exclude) and relative is not None and matches_any(self.exclude, relative, is_dir)
 
     def is_enabled(self, code: str, path: str) -> bool:
-        selected = _longest_prefix(code, self.select) if self.select is not None else 0
+        """Selected (by the longest prefix of `select` or `extend-select`, or by
+        default) and not ignored by an equally long or longer one; ruff's rule.
+        A code of EXPLICIT_ONLY must be named in full."""
+        explicit = code in EXPLICIT_ONLY
+        selectors = (*(self.select or ()), *self.extend_select)
+        selected = len(code) if code in selectors else 0 if explicit else _longest_prefix(code, selectors)
         ignored = _longest_prefix(code, self.ignore)
-        if self.select is not None and selected == 0:
+        if (self.select is not None or explicit) and selected == 0:
             return False
         if ignored and ignored >= selected:
             return False
@@ -102,12 +109,18 @@ class Config:
         extend_ignore: tuple[str, ...],
         target_jax_version: str | None = None,
         profile: str | None = None,
+        extend_select: tuple[str, ...] = (),
     ) -> Config:
         """The command line's `--select`, `--target-jax-version` and `--profile`
-        replace the config's; `--ignore` adds to it."""
-        for code in (*(select or ()), *extend_ignore):
-            _check_code(code, "the command line")
-        changed = replace(self, select=select if select is not None else self.select, ignore=self.ignore + extend_ignore)
+        replace the config's; `--ignore` and `--extend-select` add to it."""
+        where = "the command line"
+        select = _codes(select, where) if select is not None else self.select
+        changed = replace(
+            self,
+            select=select,
+            extend_select=self.extend_select + _codes(extend_select, where),
+            ignore=self.ignore + _codes(extend_ignore, where),
+        )
         if profile is not None:
             changed = changed.with_profile(profile, "the command line")
         return changed.with_target(target_jax_version, "the command line") if target_jax_version else changed
@@ -133,12 +146,16 @@ def _longest_prefix(code: str, prefixes) -> int:
     return max((len(prefix) for prefix in prefixes if code.startswith(prefix)), default=0)
 
 
-def _check_code(code: str, where: str) -> None:
-    if not code or not any(known.startswith(code) for known in CODES):
-        raise ConfigError(
-            f"unknown code {code!r} in {where}: jaxcheck's codes are {', '.join(CODES)} "
-            "(a prefix such as 'JAX1' selects a family)"
-        )
+def _codes(given, where: str) -> tuple[str, ...]:
+    """Codes, prefixes or rule names, each checked, names spelled as their codes."""
+    codes = tuple(code_of(entry.strip()) for entry in given)
+    for code in codes:
+        if not code or not any(known.startswith(code) for known in CODES):
+            raise ConfigError(
+                f"unknown code {code!r} in {where}: jaxcheck's codes are {', '.join(CODES)} "
+                "(a prefix such as 'JAX1' selects a family; a rule's name, such as 'mutable-static', its code)"
+            )
+    return codes
 
 
 def split_codes(text: str) -> tuple[str, ...]:
@@ -146,10 +163,13 @@ def split_codes(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.replace(" ", ",").split(",") if part.strip())
 
 
-@lru_cache(maxsize=256)
 def find_config(start: str) -> Config:
     """The config of the nearest pyproject.toml with `[tool.jaxcheck]` above `start`."""
-    folder = os.path.abspath(start)
+    return _find_config(os.path.abspath(start))  # `.` names another folder after a chdir
+
+
+@lru_cache(maxsize=256)
+def _find_config(folder: str) -> Config:
     if not os.path.isdir(folder):
         folder = os.path.dirname(folder)
     current = folder
@@ -209,6 +229,7 @@ def load_config(path: str) -> Config | None:
         target_jax_version=_version(target, where) if target is not None else None,
         target_given_in=path,
         select=select,
+        extend_select=_code_list(table, "extend-select", where),
         ignore=_code_list(table, "ignore", where),
         per_file_ignores=per_file_ignores,
         exclude=tuple(exclude),
@@ -266,10 +287,9 @@ def _transform(entry: str, where: str) -> tuple[str, Transform]:
 
 def _code_list(table: dict, key: str, where: str) -> tuple[str, ...]:
     value = table.get(key, [])
-    if isinstance(value, str):
-        value = list(split_codes(value))
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ConfigError(f"{where}: {key!r} must be a list of codes such as [\"JAX101\"]")
-    for code in value:
-        _check_code(code.strip(), f"{where} {key!r}")
-    return tuple(code.strip() for code in value)
+        given = f", not the string {value!r}" if isinstance(value, str) else ""
+        raise ConfigError(
+            f"{where}: {key!r} must be a list of codes or rule names such as [\"JAX101\", \"mutable-static\"]{given}"
+        )
+    return _codes(value, f"{where} {key!r}")

@@ -10,7 +10,6 @@ stops the others: it becomes a JAX000 finding in that file.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
@@ -20,10 +19,8 @@ from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
 from jaxcheck.loading.files import python_files, skipped_because
 from jaxcheck.loading.project import Project, find_project
-from jaxcheck.report.noqa import is_suppressed
-from jaxcheck.rules import RULES
-
-_LINE_BREAK = re.compile(r"\r\n?|\n")  # the line breaks LibCST and flake8 count
+from jaxcheck.report.noqa import LINE_BREAK, is_suppressed, unused_noqa
+from jaxcheck.rules import RULES, UNUSED_NOQA
 
 
 @dataclass
@@ -32,6 +29,8 @@ class Result:
     files: int = 0
     internal_errors: int = 0
     analysed: set[str] = field(default_factory=set)  # absolute paths whose facts reached the model
+    checked: set[str] = field(default_factory=set)  # absolute paths of the files checked (a baseline's scope)
+    texts: dict[str, str] = field(default_factory=dict)  # the text of each file with a finding, by its path as shown
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (path as given or found, why it is not checked)
     notes: list[str] = field(default_factory=list)  # what the user should know of the run (a cache folder not used)
 
@@ -79,6 +78,7 @@ def check(
             elif real not in seen:
                 seen.add(real)
                 result.files += 1
+                result.checked.add(os.path.abspath(file))
                 project = Project.alone(file) if alone else find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
     pool = Pool(jobs) if jobs > 1 else None
@@ -114,10 +114,15 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
     for file in files:
         findings, failed = _file_findings(workspace, results, file, for_flake8)
         text = workspace.text(os.path.abspath(file))
-        result.findings.extend(_filtered(findings, text, file, config, honour_noqa=not for_flake8))
+        if not for_flake8 and config.is_enabled(UNUSED_NOQA, file):  # flake8 reads the comments itself
+            findings = findings + unused_noqa(file, text, findings)
+        kept = _filtered(findings, text, file, config, honour_noqa=not for_flake8)
+        if kept and not for_flake8:
+            result.texts[file] = text
+        result.findings.extend(kept)
         result.internal_errors += failed
     if not for_flake8:
-        result.findings.extend(_caused_by(workspace, results, files, config))
+        result.findings.extend(_caused_by(workspace, results, files, config, result.texts))
 
 
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
@@ -220,7 +225,7 @@ def _flake8_refuses(text: str) -> bool:
     return False
 
 
-def _caused_by(workspace, results: dict, files: list[str], config: Config) -> list[Finding]:
+def _caused_by(workspace, results: dict, files: list[str], config: Config, texts: dict[str, str]) -> list[Finding]:
     """Findings in files not checked, that a checked file makes findings: a
     static use added in `integrate.py` of a mutable class from `settings.py`
     fails `jaxcheck check integrate.py` (and the pre-commit hook) too."""
@@ -235,7 +240,8 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config) -> li
         if caused:
             shown = display_path(path)
             caused = [_spelled(finding, shown) for finding in caused]
-            found.extend(_filtered(caused, workspace.text(path), shown, config, honour_noqa=True))
+            texts[shown] = workspace.text(path)
+            found.extend(_filtered(caused, texts[shown], shown, config, honour_noqa=True))
     return found
 
 
@@ -268,7 +274,7 @@ def _filtered(findings: list[Finding], text: str, path: str, config: Config, hon
     """The findings the config asks for: its codes, its profile, and the `# noqa` comments."""
     if not findings:
         return findings
-    lines = _LINE_BREAK.split(text)
+    lines = LINE_BREAK.split(text)
     kept = []
     for finding in findings:
         if not config.is_enabled(finding.code, path):

@@ -69,6 +69,23 @@ def test_select_and_ignore_in_config(tree: Path, body: str, codes: set[str]) -> 
     assert located(completed.stdout) == buggy_at("pkg/sub/a.py", codes) | buggy_at("pkg/sub/tests/t.py", codes)
 
 
+@pytest.mark.parametrize(
+    "body, codes",
+    [
+        ('select = ["mutable-static"]\n', {"JAX101"}),
+        ('ignore = ["identity-hash-static"]\n', {"JAX101"}),
+        ('select = ["JAX2"]\nextend-select = ["JAX102"]\n', {"JAX102"}),
+        ('select = ["JAX1"]\nignore = ["JAX1"]\nextend-select = ["mutable-static"]\n', {"JAX101"}),
+        ('per-file-ignores = { "pkg/sub/a.py" = ["mutable-static"] }\n', {"JAX102"}),
+    ],
+)
+def test_rule_names_and_extend_select_in_config(tree: Path, body: str, codes: set[str]) -> None:
+    configure(tree, body)
+    completed = jaxcheck_run("check", "pkg/sub/a.py", cwd=tree)
+    assert completed.returncode == (1 if codes else 0), completed.stderr
+    assert located(completed.stdout) == buggy_at("pkg/sub/a.py", codes)
+
+
 def test_command_line_select_replaces_and_ignore_extends_the_config(tree: Path) -> None:
     configure(tree, 'select = ["JAX102"]\nignore = ["JAX106"]\n')
     replaced = jaxcheck_run("check", "--select", "JAX101", "pkg/sub/a.py", cwd=tree)
@@ -166,6 +183,9 @@ def test_directory_only_pattern_does_not_exclude_a_file(tmp_path: Path) -> None:
         ('[tool.jaxcheck]\nignore = ["JAX9"]\n', r"unknown code 'JAX9'.*'ignore'"),
         ('[tool.jaxcheck]\nselect = 3\n', r"'select' must be a list"),
         ('[tool.jaxcheck]\nselect = ["JAX101", 3]\n', r"'select' must be a list"),
+        ('[tool.jaxcheck]\nselect = "JAX1"\n', r"'select' must be a list .*not the string 'JAX1'"),
+        ('[tool.jaxcheck]\nextend-select = "JAX001"\n', r"'extend-select' must be a list"),
+        ('[tool.jaxcheck]\nignore = ["mutable-statc"]\n', r"unknown code 'mutable-statc'.*'ignore'"),
         ('[tool.jaxcheck]\nexclude = "generated/"\n', r"'exclude' must be a list"),
         ('[tool.jaxcheck.per-file-ignores]\n"tests/*" = ["JAX999"]\n', r"unknown code 'JAX999'.*per-file-ignores"),
         ('[tool.jaxcheck]\nper-file-ignores = ["tests/*"]\n', r"'per-file-ignores' must be a table"),
@@ -179,6 +199,9 @@ def test_directory_only_pattern_does_not_exclude_a_file(tmp_path: Path) -> None:
         "unknown-ignore-code",
         "select-not-list",
         "select-item-not-str",
+        "select-a-string",
+        "extend-select-a-string",
+        "ignore-unknown-name",
         "exclude-not-list",
         "per-file-unknown-code",
         "per-file-not-table",

@@ -117,7 +117,6 @@ def _within_a_package(folder: str, packages: set[str], inside: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=1024)
 def find_project(path: str) -> Project:
     """The nearest folder above `path` holding a project marker.
 
@@ -125,7 +124,11 @@ def find_project(path: str) -> Project:
     packages is a project of its own), or the folder's own modules and
     packages; neither keeps a cache.
     """
-    path = os.path.abspath(path)
+    return _find_project(os.path.abspath(path))  # cached by where it is: `pkg/a.py` changes with a chdir
+
+
+@lru_cache(maxsize=1024)
+def _find_project(path: str) -> Project:
     start = path if os.path.isdir(path) else os.path.dirname(path)
     folder = start
     while True:

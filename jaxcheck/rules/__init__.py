@@ -11,6 +11,7 @@ from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, Ji
 from jaxcheck.rules.recompiles import JitRecreatedPerCall
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
 from jaxcheck.rules.static_fields import BoundMethodField, DynamicChildOfStatic, IncompleteHash
+from jaxcheck.rules.unused_noqa import UNUSED_NOQA, UnusedNoqa
 
 RULES: tuple[type[Rule], ...] = (
     MutableStatic,
@@ -31,7 +32,16 @@ RULES: tuple[type[Rule], ...] = (
 )
 
 
-# Every code with a page, in code order: JAX000 is the loader's, documented like a rule.
-DOCUMENTED: tuple[type, ...] = (BadInput, *RULES)
+# Every code with a page, in code order: JAX000 is the loader's and JAX001 the
+# noqa comments' (jaxcheck.report.noqa), documented like rules.
+DOCUMENTED: tuple[type, ...] = (BadInput, UnusedNoqa, *RULES)
 
 CODES: dict[str, tuple[str, str]] = {documented.code: (documented.name, documented.summary) for documented in DOCUMENTED}
+NAMES: dict[str, str] = {name: code for code, (name, _) in CODES.items()}
+# Reported only when `select` or `extend-select` names them exactly: no prefix turns them on.
+EXPLICIT_ONLY = frozenset({UNUSED_NOQA})
+
+
+def code_of(selector: str) -> str:
+    """A code or prefix as given (`JAX101`, `JAX1`), or the code of a rule's name (`mutable-static`)."""
+    return NAMES.get(selector.lower(), selector)
