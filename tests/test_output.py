@@ -23,9 +23,7 @@ import pytest
 
 from helpers import BUG_COLUMN, BUG_LINE, BUGGY, CLEAN, TEXT_LINE, USE_LINE, buggy_at, located, text_findings, write
 from jaxcheck.cli import main
-from jaxcheck.config import find_config
 from jaxcheck.findings import Finding, Related
-from jaxcheck.loading.project import find_project
 from jaxcheck.report import progress as progress_module
 from jaxcheck.report.formats import end_column, message_of, write_full, write_json, write_sarif
 
@@ -38,9 +36,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """tmp_path/pkg/a.py is the buggy program; the tests run in tmp_path, with no colour asked of the environment."""
     write(tmp_path, "pkg/a.py", BUGGY)
     monkeypatch.chdir(tmp_path)
-    # Both are remembered by the path as given ("pkg"), which another test's folder shares.
-    find_config.cache_clear()
-    find_project.cache_clear()
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     return tmp_path
