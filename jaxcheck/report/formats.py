@@ -28,9 +28,24 @@ def message_of(finding: Finding) -> str:
     return f"{finding.message} [{name}]" if name else finding.message
 
 
+def position_of(finding: Finding) -> str:
+    """Where a finding is, as ruff spells it: `line:column`, or `cell 3:2:5` in a notebook."""
+    where = f"{finding.line}:{finding.column}"
+    return f"cell {finding.cell}:{where}" if finding.cell else where
+
+
+def in_file(finding: Finding) -> tuple[int, int, str]:
+    """Line, column and message for the formats that point at a line of the
+    file. A notebook is JSON, none of whose lines is a cell's line: its
+    findings point at the file's start and say the cell in the message, as ruff's do."""
+    if not finding.cell:
+        return finding.line, finding.column, message_of(finding)
+    return 1, 1, f"{position_of(finding)}: {message_of(finding)}"
+
+
 def write_text(findings: Iterable[Finding], out: TextIO) -> None:
     for finding in findings:
-        out.write(f"{finding.path}:{finding.line}:{finding.column}: {finding.code} {message_of(finding)}\n")
+        out.write(f"{finding.path}:{position_of(finding)}: {finding.code} {message_of(finding)}\n")
 
 
 def write_json(findings: Iterable[Finding], out: TextIO) -> None:
@@ -41,6 +56,7 @@ def write_json(findings: Iterable[Finding], out: TextIO) -> None:
             "column": finding.column,
             "code": finding.code,
             "message": message_of(finding),
+            **({"cell": finding.cell} if finding.cell else {}),
         }
         for finding in findings
     ]
@@ -51,14 +67,15 @@ def write_json(findings: Iterable[Finding], out: TextIO) -> None:
 def write_github(findings: Iterable[Finding], out: TextIO) -> None:
     """GitHub Actions workflow commands: each finding becomes an annotation on its line."""
     for finding in findings:
+        line, column, message = in_file(finding)
         properties = {
             "file": finding.path,
-            "line": finding.line,
-            "col": finding.column,
+            "line": line,
+            "col": column,
             "title": f"{finding.code} {CODES.get(finding.code, ('',))[0]}".strip(),
         }
         joined = ",".join(f"{key}={_escape(str(value), True)}" for key, value in properties.items())
-        out.write(f"::error {joined}::{_escape(message_of(finding), False)}\n")
+        out.write(f"::error {joined}::{_escape(message, False)}\n")
 
 
 def _escape(text: str, in_property: bool) -> str:
@@ -92,12 +109,12 @@ def write_sarif(findings: Iterable[Finding], out: TextIO) -> None:
             "ruleId": finding.code,
             "ruleIndex": codes.index(finding.code) if finding.code in CODES else -1,
             "level": "error",
-            "message": {"text": message_of(finding)},
+            "message": {"text": in_file(finding)[2]},
             "locations": [
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": _uri(finding.path)},
-                        "region": {"startLine": finding.line, "startColumn": finding.column},
+                        "region": {"startLine": in_file(finding)[0], "startColumn": in_file(finding)[1]},
                     }
                 }
             ],
