@@ -148,6 +148,7 @@ MAGICS = notebook(
     code(CLASS),
     code("Vehicle?\n??Vehicle\nfiles = !ls\nt = %timeit -o len(files)\nip = get_ipython()\nresult = await ip.run_cell_async('1')\n"),
     code("if True:\n    %time len([])\n    print('''a\n%not a magic, inside a string\n''')\n"),
+    code('print(len([]))  # really?\ns = """why?\n%inside\n"""\n'),
     code(USE),
 )
 
@@ -159,19 +160,22 @@ def test_magics_neither_hide_a_bug_nor_make_the_notebook_unparsable(tmp_path: Pa
         (6, 1, 1, code) for code in BOTH
     }
     assert str(tmp_path / "magics.ipynb") in result.analysed
+    assert all("magics.ipynb:cell 10:" in finding.message for finding in result.findings)
 
 
 def test_magic_lines_keep_every_line_in_its_place() -> None:
     read = read_notebook(MAGICS)
     lines = read.python.splitlines()
     # Cells 2-4 run something else: left out; every other code cell keeps its line count.
-    assert read.cells == (1, 5, 6, 7, 8, 9)
+    assert read.cells == (1, 5, 6, 7, 8, 9, 10)
     assert lines[:5] == ["pass", "pass", "pass", "", "import jax"]
     assert read.position(lines.index("x = [1, 2]") + 1) == (5, 2)
     seventh = lines[read.starts[3] - 1 : read.starts[4] - 1]
     assert seventh == ["pass", "pass", "files = None", "t = None", "ip = get_ipython()", "result = await ip.run_cell_async('1')"]
     eighth = lines[read.starts[4] - 1 : read.starts[5] - 1]
     assert eighth[1] == "    pass" and eighth[3] == "%not a magic, inside a string"
+    # A `?` that ends a comment or a string is no help request.
+    assert lines[read.starts[5] - 1 : read.starts[6] - 1] == ["print(len([]))  # really?", 's = """why?', "%inside", '"""']
     compile(read.python, "magics.ipynb", "exec", flags=__import__("ast").PyCF_ALLOW_TOP_LEVEL_AWAIT)
 
 
@@ -273,6 +277,15 @@ def test_a_fifo_named_like_a_notebook_is_one_jax000(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.ipynb")
     (finding,) = in_process(tmp_path, "pipe.ipynb").findings
     assert finding.code == "JAX000" and "a FIFO, not a regular file" in finding.message
+
+
+def test_a_notebook_larger_than_a_module_may_be_is_read(tmp_path: Path) -> None:
+    # Plots kept as outputs make notebooks large: past the 16 MiB a module may have, it is still read.
+    plot = [{"data": {"image/png": "A" * (17 * 2**20)}, "metadata": {}, "output_type": "display_data"}]
+    write(tmp_path, "plots.ipynb", notebook(code(IMPORTS), markdown("m"), code(CLASS, plot), code(USE)))
+    assert {(finding.cell, finding.code) for finding in in_process(tmp_path, "plots.ipynb").findings} == {
+        (CLASS_CELL, code) for code in BOTH
+    }
 
 
 def test_a_notebook_of_another_language_holds_no_python(tmp_path: Path) -> None:

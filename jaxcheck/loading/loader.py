@@ -24,12 +24,13 @@ from jaxcheck.loading.notebook import Notebook, is_notebook, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
-from jaxcheck.loading.source import SourceError, read_bytes, read_source
+from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes, read_source
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
+_NOTEBOOK_MAX_BYTES = 4 * MAX_BYTES
 
 
 def display_path(path: str) -> str:
@@ -284,9 +285,10 @@ class Pool:
 
 
 def _notebook_text(path: str) -> str:
-    """A notebook's JSON text: UTF-8, as nbformat writes it."""
+    """A notebook's JSON text: UTF-8, as nbformat writes it. Its outputs
+    (plots as base64) make it larger than code: it may be larger than a module."""
     try:
-        return read_bytes(path).decode("utf-8-sig")
+        return read_bytes(path, limit=_NOTEBOOK_MAX_BYTES).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise SourceError(f"cannot decode as utf-8: {error}") from None
 

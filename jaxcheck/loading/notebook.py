@@ -204,7 +204,7 @@ def _python_lines(source: str) -> list[str] | None:
                 in_command = line.endswith("\\")
                 continue
         python.append(line)
-        depth, string, continued = _scan(line, depth, string)
+        depth, string, continued, _ = _scan(line, depth, string)
     return [line + "\n" for line in python]
 
 
@@ -212,7 +212,10 @@ def _without_ipython(line: str) -> str | None:
     """A statement line of IPython syntax as Python of the same line, or None when it is Python."""
     stripped = line.strip()
     indent = line[: len(line) - len(line.lstrip())]
-    if stripped.startswith(("%", "!", "?")) or stripped.endswith("?") and not stripped.startswith("#"):
+    _, string, _, comment = _scan(line, 0, None)
+    # `obj?`, `obj??`: the `?` ends the code (a string's would end in its quote).
+    asks_help = string is None and line[:comment].rstrip().endswith("?")
+    if stripped.startswith(("%", "!", "?")) or asks_help:
         return indent + "pass"
     assigned = _ASSIGNED_COMMAND.match(line)
     if assigned is not None:
@@ -220,9 +223,10 @@ def _without_ipython(line: str) -> str | None:
     return None
 
 
-def _scan(line: str, depth: int, string: str | None) -> tuple[int, str | None, bool]:
+def _scan(line: str, depth: int, string: str | None) -> tuple[int, str | None, bool, int]:
     """The bracket depth, the open triple-quoted string, and whether the line
-    continues with a backslash, after `line`: where a statement can start."""
+    continues with a backslash, after `line` (where a statement can start);
+    and where its comment starts (its length when it has none)."""
     index, length = 0, len(line)
     while index < length:
         char = line[index]
@@ -237,7 +241,7 @@ def _scan(line: str, depth: int, string: str | None) -> tuple[int, str | None, b
             index += 1
             continue
         if char == "#":
-            return depth, None, False
+            return depth, None, False, index
         if char in "\"'":
             quote = line[index : index + 3] if line.startswith(char * 3, index) else char
             string = quote
@@ -253,7 +257,7 @@ def _scan(line: str, depth: int, string: str | None) -> tuple[int, str | None, b
         elif char in ")]}":
             depth = max(depth - 1, 0)
         index += 1
-    return depth, string, string is None and line.endswith("\\")
+    return depth, string, string is None and line.endswith("\\"), length
 
 
 def _mapped(bound: int, opcodes, size: int) -> int:
