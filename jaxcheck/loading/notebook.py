@@ -102,7 +102,7 @@ def with_python(raw: str, python: str) -> str:
     bounds = [0]
     for cell in cells:
         bounds.append(bounds[-1] + len(cell.lines))
-    # The new line each old line became (for kept lines), and each cell's start in the new text.
+    # Each cell's start in the new text, and the old line each kept new line was.
     kept: dict[int, int] = {}
     new_bounds = list(bounds)
     opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
