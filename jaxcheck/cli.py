@@ -328,7 +328,9 @@ def _add_noqa(findings: list) -> None:
     bad = {finding.path for finding in findings if finding.code == BAD_INPUT}
     wanted: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
     for finding in findings:
-        if finding.path not in bad and finding.code != UNUSED_NOQA:
+        if finding.cell:  # its line is a cell's, not the file's
+            print(f"jaxcheck: note: {finding.path}: no `# noqa` added to a notebook: add it in cell {finding.cell}", file=sys.stderr)
+        elif finding.path not in bad and finding.code != UNUSED_NOQA:
             wanted[finding.path][finding.line].add(finding.code)
     lines = files = 0
     for path, codes_by_line in sorted(wanted.items()):

@@ -18,6 +18,7 @@ from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
 from jaxcheck.loading.files import python_files, skipped_because
+from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.report.noqa import LINE_BREAK, is_suppressed, unused_noqa
 from jaxcheck.rules import RULES, UNUSED_NOQA
@@ -116,13 +117,15 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         text = workspace.text(os.path.abspath(file))
         if not for_flake8 and config.is_enabled(UNUSED_NOQA, file):  # flake8 reads the comments itself
             findings = findings + unused_noqa(file, text, findings)
-        kept = _filtered(findings, text, file, config, honour_noqa=not for_flake8)
-        if kept and not for_flake8:
+        # flake8 reads a notebook named to it as JSON: `# noqa` in a cell is ours to honour.
+        kept = _filtered(findings, text, file, config, honour_noqa=not for_flake8 or is_notebook(file))
+        if kept and not for_flake8 and not is_notebook(file):  # a cell's line is not a line of the joined text
             result.texts[file] = text
-        result.findings.extend(kept)
+        result.findings.extend(_in_cells(kept, workspace.notebooks))
         result.internal_errors += failed
     if not for_flake8:
-        result.findings.extend(_caused_by(workspace, results, files, config, result.texts))
+        caused = _caused_by(workspace, results, files, config, result.texts)
+        result.findings.extend(_in_cells(caused, workspace.notebooks))
 
 
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
@@ -243,6 +246,40 @@ def _caused_by(workspace, results: dict, files: list[str], config: Config, texts
             texts[shown] = workspace.text(path)
             found.extend(_filtered(caused, texts[shown], shown, config, honour_noqa=True))
     return found
+
+
+def _in_cells(findings: list[Finding], notebooks: dict) -> list[Finding]:
+    """Positions in a notebook's joined code cells as the cell and the line
+    within it: the findings' own, their related places', and the `path:line`
+    their messages name (`nb.ipynb:cell 3:2`). Done last: the cache and
+    `# noqa` work on the joined text."""
+    if not notebooks:
+        return findings
+    from jaxcheck.loading.loader import display_path
+
+    shown = {display_path(path): notebook for path, notebook in notebooks.items()}
+    named = re.compile(r"(?<![\w./\\-])(" + "|".join(map(re.escape, sorted(shown, key=len, reverse=True))) + r"):(\d+)(?!\d)")
+
+    def spelled(match: re.Match) -> str:
+        cell, line = shown[match[1]].position(int(match[2]))
+        return f"{match[1]}:cell {cell}:{line}" if cell else match[0]
+
+    mapped = []
+    for finding in findings:
+        notebook = notebooks.get(os.path.abspath(finding.path))
+        if notebook is not None:
+            cell, line = notebook.position(finding.line)
+            finding = replace(finding, line=line, cell=cell)
+        related = []
+        for place in finding.related:
+            notebook = notebooks.get(os.path.abspath(place.path))
+            if notebook is not None:
+                cell, line = notebook.position(place.line)
+                place = replace(place, line=line, note=f"{place.note} (cell {cell})")
+            related.append(place)
+        message, fix = named.sub(spelled, finding.message), named.sub(spelled, finding.fix)
+        mapped.append(replace(finding, related=tuple(related), message=message, fix=fix))
+    return mapped
 
 
 def _as_flake8_reads(text: str) -> str:

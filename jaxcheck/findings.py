@@ -40,3 +40,6 @@ class Finding:
     # What to write instead, one short sentence (the message says what is wrong).
     fix: str = ""
     related: tuple[Related, ...] = ()
+    # In a notebook, the cell (1-based among all its cells, as Jupyter and
+    # ruff count) and `line` is the line within it; 0 in a Python file.
+    cell: int = 0

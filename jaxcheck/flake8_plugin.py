@@ -93,7 +93,7 @@ class JaxcheckPlugin:
             if config.is_excluded(self.filename):
                 return
             from jaxcheck.engine import check
-            from jaxcheck.report.formats import message_of
+            from jaxcheck.report.formats import in_file
 
             alone = self.filename in _STDIN_NAMES
             path = os.path.join(start, "stdin.py") if alone else self.filename
@@ -106,5 +106,7 @@ class JaxcheckPlugin:
             yield 1, 0, f"{BAD_INPUT} jaxcheck failed on this file ({type(error).__name__}: {reason(error)}) [bad-input]", type(self)
             return
         for finding in findings:
-            # flake8 takes 0-based columns and prints them 1-based.
-            yield finding.line, finding.column - 1, f"{finding.code} {message_of(finding)}", type(self)
+            # flake8 takes 0-based columns and prints them 1-based; a notebook
+            # named to it is read as its JSON, so the cell goes in the message.
+            line, column, message = in_file(finding)
+            yield line, column - 1, f"{finding.code} {message}", type(self)

@@ -310,15 +310,15 @@ def test_a_colon_in_a_file_name_loses_nothing(tmp_path: Path) -> None:
 # --- what is not checked is said (issue 16, items 11 and 12) ----------------------------------------
 
 
-def test_a_stub_beside_its_source_and_a_notebook_are_skipped_with_a_note(tmp_path: Path) -> None:
+def test_a_stub_beside_its_source_is_skipped_with_a_note(tmp_path: Path) -> None:
     write(tmp_path, "m.py", BUGGY)
     write(tmp_path, "m.pyi", BUGGY)  # the same module: the `.py` is the code
     write(tmp_path, "alone.pyi", BUGGY)  # a stub with no source beside it is read
-    write(tmp_path, "nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')
+    write(tmp_path, "nb.ipynb", '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}')  # read (issue 17)
     completed = jaxcheck_run("check", ".", "nb.ipynb", cwd=tmp_path)
     assert "jaxcheck: note: ./m.pyi skipped: a stub of the same module as m.py, which is checked" in completed.stderr
-    assert "jaxcheck: note: nb.ipynb skipped: a notebook, which jaxcheck does not read" in completed.stderr
-    assert completed.stderr.rstrip().endswith("(2 checked, 2 skipped)."), completed.stderr
+    assert "nb.ipynb" not in completed.stderr
+    assert completed.stderr.rstrip().endswith("(3 checked, 1 skipped)."), completed.stderr
     assert {line.split(":")[0] for line in completed.stdout.splitlines()} == {"./m.py", "./alone.pyi"}
 
 

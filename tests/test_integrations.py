@@ -126,7 +126,7 @@ def test_pre_commit_hook_manifest() -> None:
     assert hook["id"] == "jaxcheck"
     assert hook["entry"] == "jaxcheck check"
     assert hook["language"] == "python"
-    assert hook["types"] == ["python"]
+    assert hook["types_or"] == ["python", "jupyter"]  # staged notebooks are checked too (issue 17)
     assert hook["pass_filenames"] is True
     # One process for all the files: jaxcheck reads the whole project and spreads over the cores itself.
     assert hook["require_serial"] is True

@@ -1,4 +1,4 @@
-"""Which files a run checks: Python files below the given paths, minus the excluded."""
+"""Which files a run checks: Python files and notebooks below the given paths, minus the excluded."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def python_files(
     """The files to check for one path given on the command line, in a stable order.
 
     A file named on the command line is checked whatever its suffix, unless the
-    config excludes it; folders are searched for `*.py` and `*.pyi` files. A
+    config excludes it; folders are searched for `*.py`, `*.pyi` and `*.ipynb` files. A
     folder that cannot be listed is added to `unreadable`, with why. With
     `packages_only`, the folders directly in `path` are searched only when
     they are packages (hold an `__init__.py`).
@@ -57,10 +57,8 @@ def python_files(
 def skipped_because(path: str) -> str:
     """Why a file found or named is not checked, for a note; "" when it is checked.
 
-    A notebook is JSON, not Python source. A stub beside its module's source
-    declares the same module, whose code is in the `.py` file."""
-    if path.endswith(".ipynb"):
-        return "a notebook, which jaxcheck does not read"
+    A stub beside its module's source declares the same module, whose code is
+    in the `.py` file."""
     if path.endswith(".pyi") and os.path.isfile(path[:-1]):
         return f"a stub of the same module as {os.path.basename(path[:-1])}, which is checked"
     return ""
@@ -86,7 +84,7 @@ def _walk(
             and not (packages_only and folder == top and not os.path.isfile(os.path.join(folder, name, "__init__.py")))
         )
         for name in sorted(files):
-            if name.endswith((".py", ".pyi")):
+            if name.endswith((".py", ".pyi", ".ipynb")):
                 path = os.path.join(folder, name)
                 if not is_excluded(path, False):
                     yield path

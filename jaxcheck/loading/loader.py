@@ -20,15 +20,17 @@ from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.files import python_files
+from jaxcheck.loading.notebook import Notebook, is_notebook, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
-from jaxcheck.loading.source import SourceError, read_source
+from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes, read_source
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
+_NOTEBOOK_MAX_BYTES = 4 * MAX_BYTES
 
 
 def display_path(path: str) -> str:
@@ -58,13 +60,16 @@ class Workspace:
         self.settings = settings  # what else the findings depend on: the analysis settings, as text
         self.cache = cache
         self.pool = pool  # worker processes for parsing, when the run has more than one
-        self.texts: dict[str, str] = dict(texts or {})  # absolute path -> text, given ones first
+        self.texts: dict[str, str] = {}  # absolute path -> Python text, given ones first
+        self.notebooks: dict[str, Notebook] = {}  # absolute path -> the notebook its text is the Python of
         self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
         self.internal_errors: set[str] = set()
         self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
         self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
         self.progress = progress  # told (files parsed, files to parse) as the counts grow, for a progress line
+        for path, text in (texts or {}).items():
+            self._keep(path, text)
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -153,13 +158,26 @@ class Workspace:
         return found
 
     def text(self, path: str) -> str:
+        """The file's Python: a module's text, a notebook's code cells joined."""
         if path not in self.texts:
             try:
-                self.texts[path] = read_source(path)
+                self._keep(path, _notebook_text(path) if is_notebook(path) else read_source(path))
             except SourceError as error:
                 self.texts[path] = ""
                 self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
         return self.texts[path]
+
+    def _keep(self, path: str, text: str) -> None:
+        if not is_notebook(path):
+            self.texts[path] = text
+            return
+        try:
+            notebook = self.notebooks[path] = read_notebook(text)
+        except SourceError as error:
+            self.texts[path] = ""
+            self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
+        else:
+            self.texts[path] = notebook.python
 
     def syntax_error(self, path: str, shown_as: str | None = None) -> Finding | None:
         """The file's JAX000 for a syntax error, Python's parser asked once per text."""
@@ -277,6 +295,15 @@ class Pool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(cancel_futures=True)
+
+
+def _notebook_text(path: str) -> str:
+    """A notebook's JSON text: UTF-8, as nbformat writes it. Its outputs
+    (plots as base64) make it larger than code: it may be larger than a module."""
+    try:
+        return read_bytes(path, limit=_NOTEBOOK_MAX_BYTES).decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SourceError(f"cannot decode as utf-8: {error}") from None
 
 
 def _nothing_excluded(path: str, is_dir: bool) -> bool:

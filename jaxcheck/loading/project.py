@@ -49,6 +49,8 @@ class Project:
         )
         parts = os.path.relpath(path, base).split(os.sep)
         stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+        if parts[-1].endswith(".ipynb"):
+            stem += "-ipynb"  # a notebook is a script no import reaches: a name none can spell
         is_package = stem == "__init__"
         parts = parts[:-1] if is_package else [*parts[:-1], stem]
         return ".".join(parts) or stem, is_package

@@ -12,6 +12,7 @@ which parses that grammar, finds such syntax where Python stopped.
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import sys
@@ -23,6 +24,7 @@ from jaxcheck.findings import BAD_INPUT, Finding, reason
 NEWEST_PYTHON = (3, 13)  # the newest grammar jaxcheck judges by
 _SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
 _LONGEST_LINE = 10_000
+_TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # a notebook's cells run in an event loop
 _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 _LONE_CONTINUATION = re.compile(r"^([ \t\f]*)\\(?=\r?\n)", re.MULTILINE)
 
@@ -32,7 +34,7 @@ def syntax_error_of(text: str, path: str) -> Finding | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: warnings, not errors
-            compile(text, path, "exec", dont_inherit=True)
+            compile(text, path, "exec", flags=_TOP_LEVEL_AWAIT if path.endswith(".ipynb") else 0, dont_inherit=True)
     except SyntaxError as error:
         if sys.version_info[:2] < NEWEST_PYTHON and _newer_syntax_at(text, error.lineno or 0):
             return None

@@ -113,9 +113,24 @@ def _paint(text: str, style: str, colour: bool) -> str:
 def _header(finding: Finding, message: str, colour: bool) -> str:
     colon = _paint(":", _CYAN, colour)
     return (
-        f"{_paint(finding.path, _BOLD, colour)}{colon}{finding.line}{colon}{finding.column}{colon} "
+        f"{_paint(finding.path, _BOLD, colour)}{colon}{position_of(finding).replace(':', colon)}{colon} "
         f"{_paint(finding.code, _RED, colour)} {message}"
     )
+
+
+def position_of(finding: Finding) -> str:
+    """Where a finding is, as ruff spells it: `line:column`, or `cell 3:2:5` in a notebook."""
+    where = f"{finding.line}:{finding.column}"
+    return f"cell {finding.cell}:{where}" if finding.cell else where
+
+
+def in_file(finding: Finding) -> tuple[int, int, str]:
+    """Line, column and message for the formats that point at a line of the
+    file. A notebook is JSON, none of whose lines is a cell's line: its
+    findings point at the file's start and say the cell in the message, as ruff's do."""
+    if not finding.cell:
+        return finding.line, finding.column, message_of(finding)
+    return 1, 1, f"{position_of(finding)}: {message_of(finding)}"
 
 
 def write_concise(findings: Iterable[Finding], out: TextIO, colour: bool = False) -> None:
@@ -131,7 +146,7 @@ def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None
     for finding in findings:
         name = _name(finding.code)
         out.write(_header(finding, f"{finding.message} [{name}]" if name else finding.message, colour) + "\n")
-        numbers = _context(sources, finding.path, finding.line)
+        numbers = [] if finding.cell else _context(sources, finding.path, finding.line)
         width = len(str(max([*numbers, *(place.line for place in finding.related)], default=1)))
         snippet = _Snippet(out, width, colour)
         if numbers:
@@ -144,7 +159,7 @@ def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None
             snippet.rule()
         for place in finding.related:
             out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {place.path}:{place.line}:{place.column}: {place.note}\n")
-            line = sources.line(place.path, place.line)
+            line = None if _is_notebook(place.path) else sources.line(place.path, place.line)
             if line is not None:
                 snippet.rule()
                 snippet.line(place.line, line)
@@ -208,7 +223,7 @@ def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None
             "line": finding.line,
             "column": finding.column,
             "end_line": finding.line,
-            "end_column": end_column(sources.line(finding.path, finding.line), finding.column),
+            "end_column": end_column(None if finding.cell else sources.line(finding.path, finding.line), finding.column),
             "code": finding.code,
             "name": _name(finding.code) or None,
             "message": message_of(finding),
@@ -218,6 +233,7 @@ def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None
                 {"path": place.path, "line": place.line, "column": place.column, "note": place.note}
                 for place in finding.related
             ],
+            **({"cell": finding.cell} if finding.cell else {}),
         }
         for finding in findings
     ]
@@ -228,14 +244,15 @@ def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None
 def write_github(findings: Iterable[Finding], out: TextIO) -> None:
     """GitHub Actions workflow commands: each finding becomes an annotation on its line."""
     for finding in findings:
+        line, column, message = in_file(finding)
         properties = {
             "file": finding.path,
-            "line": finding.line,
-            "col": finding.column,
+            "line": line,
+            "col": column,
             "title": f"{finding.code} {CODES.get(finding.code, ('',))[0]}".strip(),
         }
         joined = ",".join(f"{key}={_escape(str(value), True)}" for key, value in properties.items())
-        out.write(f"::error {joined}::{_escape(message_of(finding), False)}\n")
+        out.write(f"::error {joined}::{_escape(message, False)}\n")
 
 
 def _escape(text: str, in_property: bool) -> str:
@@ -273,14 +290,16 @@ def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | Non
             "ruleId": finding.code,
             "ruleIndex": codes.index(finding.code) if finding.code in CODES else -1,
             "level": "error",
-            "message": {"text": message_of(finding)},
-            "locations": [{"physicalLocation": _physical(sources, finding.path, finding.line, finding.column)}],
+            "message": {"text": in_file(finding)[2]},
+            "locations": [{"physicalLocation": _physical(sources, finding.path, *in_file(finding)[:2])}],
         }
         if finding.related:
             result["relatedLocations"] = [
                 {
                     "id": number,
-                    "physicalLocation": _physical(sources, place.path, place.line, place.column),
+                    "physicalLocation": _physical(
+                        sources, place.path, *((1, 1) if _is_notebook(place.path) else (place.line, place.column))
+                    ),
                     "message": {"text": place.note},
                 }
                 for number, place in enumerate(finding.related)
@@ -314,6 +333,11 @@ def _physical(sources: Sources, path: str, line: int, column: int) -> dict:
         "artifactLocation": {"uri": _uri(path)},
         "region": {"startLine": line, "startColumn": column, "endLine": line, "endColumn": end},
     }
+
+
+def _is_notebook(path: str) -> bool:
+    """A related place in a notebook names its cell in its note, and its line within the cell."""
+    return path.endswith(".ipynb")
 
 
 def _uri(path: str) -> str:
