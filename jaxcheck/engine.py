@@ -10,6 +10,7 @@ stops the others: it becomes a JAX000 finding in that file.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
