@@ -245,7 +245,7 @@ def test_a_baseline_is_written_when_missing(run, tmp_path: Path) -> None:
         ("pkg/step.py", "JAX401", "jax.jit(lambda v: v + 1)(x)"),
         ("pkg/step.py", "JAX401", "jax.jit(lambda v: v + 1)(x)"),
     ]
-    assert all("pkg/a.py:#" in entry["message"] for entry in entries[:2])  # line numbers taken out
+    assert all("at line #" in entry["message"] for entry in entries[:2])  # line numbers taken out
     assert not any(":16" in entry["message"] or ":17" in entry["message"] for entry in entries)
     # The same run again writes nothing new: the file is stable.
     assert run("--baseline", "jaxcheck-baseline.json", "--update-baseline", "pkg")[0] == 0

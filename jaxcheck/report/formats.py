@@ -328,6 +328,8 @@ def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | Non
 
 
 def _physical(sources: Sources, path: str, line: int, column: int) -> dict:
+    if _is_notebook(path):  # the place is the file's start: the message says the cell
+        return {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line, "startColumn": column}}
     end = end_column(sources.line(path, line), column)
     return {
         "artifactLocation": {"uri": _uri(path)},
@@ -336,7 +338,7 @@ def _physical(sources: Sources, path: str, line: int, column: int) -> dict:
 
 
 def _is_notebook(path: str) -> bool:
-    """A related place in a notebook names its cell in its note, and its line within the cell."""
+    """A place in a notebook is a cell's line, not the file's: its note or message names the cell."""
     return path.endswith(".ipynb")
 
 

@@ -47,8 +47,9 @@ class Rule:
     ) -> Finding:
         """`message` says what is wrong and where it became static, `fix` what to
         write instead; the why is the rule's page. A place in the finding's own
-        file is named by its line alone."""
-        message = re.sub(re.escape(path) + r":(?=\d)", "line ", message)
+        file is named by its line alone (in a notebook, by its cell and line, later)."""
+        if not path.endswith(".ipynb"):  # a notebook's places are named by cell when reported
+            message = re.sub(re.escape(path) + r":(?=\d)", "line ", message)
         return Finding(
             path, location.line, location.column, self.code, message, strict_only=not evidence, fix=fix,
             related=tuple(sorted({item for item in related if (item.path, item.line) != (path, location.line)}))[:_RELATED],
