@@ -49,6 +49,17 @@ def build_parser() -> argparse.ArgumentParser:
         default="text",
         help="text (flake8's), json, sarif (SARIF 2.1.0, for code scanning) or github (Actions annotations)",
     )
+    check.add_argument(
+        "--fix", action="store_true", help="apply the safe fixes, write the files and report what remains"
+    )
+    check.add_argument(
+        "--diff", action="store_true", help="print a diff of what --fix would change, and write nothing"
+    )
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, apply the unsafe fixes too (they may change what the program computes)",
+    )
     check.add_argument("--statistics", action="store_true", help="count the findings of each code")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
@@ -130,7 +141,16 @@ def _check(args: argparse.Namespace) -> int:
     if args.show_settings:
         _show_settings(configs)
         return EXIT_CLEAN
-    result = check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
+
+    def run():
+        return check(args.paths, configs.__getitem__, jobs=args.jobs, use_cache=not args.no_cache)
+
+    result = run()
+    if args.diff:
+        return _diff(result, args)
+    fixed: list = []
+    if args.fix:
+        result, fixed = _fixed(result, run, args.unsafe_fixes)
     for path, why in result.skipped:
         print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
     for note in result.notes:
@@ -140,19 +160,89 @@ def _check(args: argparse.Namespace) -> int:
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
         write_statistics(result.findings, sys.stdout if args.format == "text" else sys.stderr)
     if args.format == "text":
-        files = len({finding.path for finding in result.findings})
-        print(
-            f"Found {len(result.findings)} finding{'s' * (len(result.findings) != 1)} in {files} "
-            f"file{'s' * (files != 1)} ({result.files} checked"
-            + (f", {len(result.skipped)} skipped" if result.skipped else "")
-            + ").",
-            file=sys.stderr,
-        )
+        _summary(result, fixed, args)
     if result.internal_errors:
         return EXIT_ERROR
     if result.findings and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _fixed(result, run, unsafe: bool):
+    """Fix, write and check again until nothing more is fixed (a fix can
+    uncover another finding); the last result, and the findings fixed."""
+    from jaxcheck.fixes import fix_files, write_fixed
+
+    fixed = []
+    for _ in range(_MAX_FIX_PASSES):
+        fixes = fix_files(result.findings, unsafe)
+        if not fixes:
+            break
+        for fix in fixes:
+            write_fixed(fix.path, fix.after)
+            fixed.extend(fix.applied)
+        result = run()
+    return result, fixed
+
+
+_MAX_FIX_PASSES = 10  # ruff's loop stops at 100; each pass here is a whole check
+
+
+def _diff(result, args: argparse.Namespace) -> int:
+    """`--diff`: what `--fix` would change, as a unified diff; nothing is written."""
+    from jaxcheck.fixes import fix_files
+
+    fixes = fix_files(result.findings, args.unsafe_fixes)
+    for fix in fixes:
+        sys.stdout.write(fix.diff())
+    count = sum(len(fix.applied) for fix in fixes)
+    hint = "" if args.unsafe_fixes else _hidden_hint(result.findings, fixes)
+    if count:
+        print(f"Would fix {count} finding{'s' * (count != 1)}{hint}.", file=sys.stderr)
+    else:
+        print(f"No fixes available{hint}.", file=sys.stderr)
+    if result.internal_errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if fixes and not args.exit_zero else EXIT_CLEAN
+
+
+def _summary(result, fixed: list, args: argparse.Namespace) -> None:
+    """ruff's closing lines: how many were found (and fixed), and how many more a fix is offered for."""
+    findings = result.findings
+    files = len({finding.path for finding in [*findings, *fixed]})
+    found = len(findings) + len(fixed)
+    counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
+    print(
+        f"Found {found} finding{'s' * (found != 1)}{counts} in {files} "
+        f"file{'s' * (files != 1)} ({result.files} checked"
+        + (f", {len(result.skipped)} skipped" if result.skipped else "")
+        + ").",
+        file=sys.stderr,
+    )
+    from jaxcheck.fixes.codes import FIXABLE_CODES
+
+    if not any(finding.code in FIXABLE_CODES for finding in findings):
+        return
+    from jaxcheck.fixes import fix_for
+
+    kinds = [fix_for(finding) for finding in findings if finding.code in FIXABLE_CODES]
+    safe = sum(kind is not None and kind.safe for kind in kinds)
+    unsafe = sum(kind is not None and not kind.safe for kind in kinds)
+    if args.unsafe_fixes:
+        safe, unsafe = safe + unsafe, 0
+    hidden = f"{unsafe} hidden fix{'es' * (unsafe != 1)} can be enabled with the `--unsafe-fixes` option"
+    if safe and not args.fix:
+        print(f"[*] {safe} fixable with the `--fix` option" + (f" ({hidden})" if unsafe else "") + ".", file=sys.stderr)
+    elif unsafe:
+        print(f"No fixes available ({hidden}).", file=sys.stderr)
+
+
+def _hidden_hint(findings: list, fixes: list) -> str:
+    from jaxcheck.fixes import hidden_unsafe
+
+    applied = {finding for fix in fixes for finding in fix.applied}
+    hidden = hidden_unsafe(finding for finding in findings if finding not in applied)
+    return f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
 
 
 def _show_settings(configs: dict) -> None:
