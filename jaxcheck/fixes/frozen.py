@@ -203,6 +203,9 @@ def _freeze(cls: cst.ClassDef, index: int) -> cst.ClassDef:
 
 
 def _frozen_call(expression: cst.BaseExpression) -> cst.Call:
+    """The decorator with `frozen=True`, without `unsafe_hash` and `eq=False`.
+    A dropped argument's comma (and the comment or line break after it) goes
+    to the argument before it, so the layout of the rest is kept."""
     frozen = cst.Arg(
         value=cst.Name("True"),
         keyword=cst.Name("frozen"),
@@ -210,21 +213,23 @@ def _frozen_call(expression: cst.BaseExpression) -> cst.Call:
     )
     if not isinstance(expression, cst.Call):
         return cst.Call(func=expression, args=[frozen])
-    args, placed = [], False
+    args: list[cst.Arg] = []
+    placed, dropped_comma = False, None
     for arg in expression.args:
         name = arg.keyword.value if arg.keyword is not None else None
-        if name == "frozen":
+        if name == "unsafe_hash" or (name == "eq" and _is_false(arg.value)):
+            if args:
+                args[-1] = args[-1].with_changes(comma=arg.comma)
+            dropped_comma = arg.comma
+        elif name == "frozen":
             args.append(arg.with_changes(value=cst.Name("True")))
             placed = True
-        elif name == "unsafe_hash" or (name == "eq" and _is_false(arg.value)):
-            continue
         else:
             args.append(arg)
-    if not placed:
-        if args and args[-1].comma == cst.MaybeSentinel.DEFAULT:
-            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        args.append(frozen)
-    trailing = bool(expression.args) and expression.args[-1].comma != cst.MaybeSentinel.DEFAULT
-    if args and not trailing:
-        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    if not placed and args:
+        last = args[-1]
+        args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        args.append(frozen.with_changes(comma=last.comma))
+    elif not placed:
+        args.append(frozen.with_changes(comma=dropped_comma if dropped_comma is not None else cst.MaybeSentinel.DEFAULT))
     return expression.with_changes(args=args)

@@ -51,7 +51,7 @@ def _hashable(node: cst.BaseExpression) -> cst.BaseExpression:
     if isinstance(node, cst.Set):
         argument = node.with_changes(lpar=[], rpar=[])
     else:  # `[f(x) for x in xs]` -> `tuple(f(x) for x in xs)`
-        argument = cst.GeneratorExp(elt=node.elt, for_in=node.for_in)
+        argument = cst.GeneratorExp(elt=node.elt, for_in=node.for_in, lpar=[], rpar=[])
     name = "tuple" if isinstance(node, cst.ListComp) else "frozenset"
     return cst.Call(func=cst.Name(name), args=[cst.Arg(argument)], lpar=node.lpar, rpar=node.rpar)
 
