@@ -207,7 +207,7 @@ def _diff(result, args: argparse.Namespace) -> int:
 
 
 def _summary(result, fixed: list, args: argparse.Namespace) -> None:
-    """ruff's closing lines: how many were found (and fixed), and how many more a fix is offered for."""
+    """ruff's closing lines: how many were found (and fixed), and whether fixes are left to apply."""
     findings = result.findings
     files = len({finding.path for finding in [*findings, *fixed]})
     found = len(findings) + len(fixed)
@@ -223,18 +223,13 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
 
     if not any(finding.code in FIXABLE_CODES for finding in findings):
         return
-    from jaxcheck.fixes import fix_for
-
-    kinds = [fix_for(finding) for finding in findings if finding.code in FIXABLE_CODES]
-    safe = sum(kind is not None and kind.safe for kind in kinds)
-    unsafe = sum(kind is not None and not kind.safe for kind in kinds)
-    if args.unsafe_fixes:
-        safe, unsafe = safe + unsafe, 0
-    hidden = f"{unsafe} hidden fix{'es' * (unsafe != 1)} can be enabled with the `--unsafe-fixes` option"
-    if safe and not args.fix:
-        print(f"[*] {safe} fixable with the `--fix` option" + (f" ({hidden})" if unsafe else "") + ".", file=sys.stderr)
-    elif unsafe:
-        print(f"No fixes available ({hidden}).", file=sys.stderr)
+    if not args.fix:
+        # Telling which findings have a fix means parsing their files with LibCST: a plain run does not pay for it.
+        print("[*] Some findings may have a fix: `--diff` shows what `--fix` would change.", file=sys.stderr)
+    elif not args.unsafe_fixes:
+        hint = _hidden_hint(findings, [])
+        if hint:
+            print(f"No fixes available{hint}.", file=sys.stderr)
 
 
 def _hidden_hint(findings: list, fixes: list) -> str:
