@@ -37,8 +37,8 @@ def frozen_fix(finding: Finding, located: Located) -> Edit | None:
     index = list(cls.decorators).index(decorator)
     keywords = _keywords(decorator.decorator)
     eq_false = _is_false(keywords.get("eq"))
-    if finding.code == "JAX103" and not eq_false:
-        return None  # a hand-written hash that leaves out a field: what to add is a choice
+    if finding.code in {"JAX102", "JAX103"} and not eq_false:
+        return None  # a hand-written hash (by `id`, or leaving out a field): what to write is the author's choice
     if finding.code in {"JAX101", "JAX106"} and _is_true(keywords.get("frozen")) and not eq_false:
         return None
     if not _can_freeze(cls, located.module, names):

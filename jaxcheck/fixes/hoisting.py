@@ -45,7 +45,8 @@ def _hoisted_call(transform: cst.Call, located: Located) -> Edit | None:
         return None
     index = located.top_level_index(transform)
     function = located.enclosing(transform, (cst.FunctionDef,))
-    name = _fresh_name(f"_jitted_{function.name.value.lstrip('_') if function is not None else 'function'}", located.module)
+    stem = function.name.value.strip("_") if function is not None else ""
+    name = _fresh_name(f"_jitted_{stem or 'function'}", located.module)
     hoisted = cst.SimpleStatementLine(
         body=[cst.Assign(targets=[cst.AssignTarget(cst.Name(name))], value=transform)],
         leading_lines=_blank_lines_before(index, located),
