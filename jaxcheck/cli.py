@@ -207,8 +207,15 @@ def _diff(result, args: argparse.Namespace) -> int:
 
 
 def _summary(result, fixed: list, args: argparse.Namespace) -> None:
-    """ruff's closing lines: how many were found (and fixed), and whether fixes are left to apply."""
+    """ruff's closing lines: whether fixes are available, how many findings
+    were found (and fixed), and, after `--fix`, how many unsafe fixes are left."""
+    from jaxcheck.fixes.codes import FIXABLE_CODES
+
     findings = result.findings
+    fixable = any(finding.code in FIXABLE_CODES for finding in findings)
+    if fixable and not args.fix:
+        # Which findings have a fix takes a LibCST parse of their files: a plain run does not pay for it.
+        print("[*] Some findings may have a fix: `--diff` shows what `--fix` would change.", file=sys.stderr)
     files = len({finding.path for finding in [*findings, *fixed]})
     found = len(findings) + len(fixed)
     counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
@@ -219,14 +226,7 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
         + ").",
         file=sys.stderr,
     )
-    from jaxcheck.fixes.codes import FIXABLE_CODES
-
-    if not any(finding.code in FIXABLE_CODES for finding in findings):
-        return
-    if not args.fix:
-        # Telling which findings have a fix means parsing their files with LibCST: a plain run does not pay for it.
-        print("[*] Some findings may have a fix: `--diff` shows what `--fix` would change.", file=sys.stderr)
-    elif not args.unsafe_fixes:
+    if fixable and args.fix and not args.unsafe_fixes:
         hint = _hidden_hint(findings, [])
         if hint:
             print(f"No fixes available{hint}.", file=sys.stderr)

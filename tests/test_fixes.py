@@ -337,3 +337,15 @@ def test_flake8_never_reaches_the_fixes():
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
         assert not any(name and name.startswith("jaxcheck.fixes") for name in imported), module
+
+
+def test_a_fix_that_would_lose_a_comment_is_not_made():
+    from jaxcheck.fixes import fix_source
+
+    text = 'f(x, {"a":  # the scale\n    3})\n'
+    fixed = fix_source(text, [Finding("demo.py", 1, 6, "JAX106", "m")], unsafe=True)
+    assert (fixed.text, fixed.applied) == (text, ())
+    kept = 'f(x, {"a": 3,  # the scale\n    "b": 1})\n'
+    assert fix_source(kept, [Finding("demo.py", 1, 6, "JAX106", "m")], unsafe=True).text == (
+        'f(x, (("a", 3),  # the scale\n    ("b", 1)))\n'
+    )

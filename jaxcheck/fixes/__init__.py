@@ -7,8 +7,22 @@ computes; an unsafe one may, and is applied only on request. Loading,
 extraction, the model and the rules never import this package.
 """
 
+from jaxcheck.fixes.disk import read_fixable, write_fixed
 from jaxcheck.fixes.edits import SAFE, UNSAFE, FixKind
-from jaxcheck.fixes.files import FileFixes, fix_files, hidden_unsafe, write_fixed
+from jaxcheck.fixes.files import FileFixes, fix_files, hidden_unsafe
 from jaxcheck.fixes.fixing import FIXERS, Fixed, fix_for, fix_source
 
-__all__ = ["FIXERS", "SAFE", "UNSAFE", "FileFixes", "FixKind", "Fixed", "fix_files", "fix_for", "hidden_unsafe", "fix_source", "write_fixed"]
+__all__ = [
+    "FIXERS",
+    "SAFE",
+    "UNSAFE",
+    "FileFixes",
+    "FixKind",
+    "Fixed",
+    "fix_files",
+    "fix_for",
+    "fix_source",
+    "hidden_unsafe",
+    "read_fixable",
+    "write_fixed",
+]

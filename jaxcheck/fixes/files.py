@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import difflib
-import io
-import tokenize
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Iterable
 
 from jaxcheck.findings import Finding
+from jaxcheck.fixes.disk import read_fixable
 from jaxcheck.fixes.fixing import FIXERS, fix_for, fix_source
-from jaxcheck.loading.source import SourceError, read_bytes, read_source
 
 
 @dataclass(frozen=True)
@@ -43,9 +41,8 @@ def fix_files(findings: Iterable[Finding], unsafe: bool) -> list[FileFixes]:
             by_path[finding.path].append(finding)
     fixes = []
     for path, found in sorted(by_path.items()):
-        try:
-            text = read_source(path)
-        except SourceError:
+        text = read_fixable(path)
+        if text is None:
             continue
         fixed = fix_source(text, found, unsafe)
         if fixed.applied:
@@ -60,14 +57,3 @@ def hidden_unsafe(findings: Iterable[Finding]) -> int:
         kind = fix_for(finding) if finding.code in FIXERS else None
         count += kind is not None and not kind.safe
     return count
-
-
-def write_fixed(path: str, text: str) -> None:
-    """Write a fixed file in the encoding it had (BOM and coding cookie kept);
-    the text keeps its own line endings. Every fixed file is written here."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(read_bytes(path)).readline)
-    except (SourceError, SyntaxError):
-        encoding = "utf-8"
-    with open(path, "wb") as file:
-        file.write(text.encode(encoding))

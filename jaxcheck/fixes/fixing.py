@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 import warnings
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable
@@ -11,6 +14,7 @@ from typing import Callable, Iterable
 import libcst as cst
 
 from jaxcheck.findings import Finding
+from jaxcheck.fixes.disk import read_fixable
 from jaxcheck.fixes.edits import Edit, FixKind, Located, apply_edits, subtree
 from jaxcheck.fixes.frozen import frozen_fix
 from jaxcheck.fixes.hoisting import hoisting_fix
@@ -37,7 +41,8 @@ class Fixed:
 def fix_source(text: str, findings: Iterable[Finding], unsafe: bool) -> Fixed:
     """The text with every safe fix of `findings` made (and unsafe ones too with
     `unsafe`). The findings are those of this text; the text comes back
-    unchanged, with nothing applied, if the fixed text would not parse."""
+    unchanged, with nothing applied, if the fixed text would not parse or
+    would lose a comment."""
     located = _located(text)
     if located is None:
         return Fixed(text, ())
@@ -55,7 +60,7 @@ def fix_source(text: str, findings: Iterable[Finding], unsafe: bool) -> Fixed:
     if not edits:
         return Fixed(text, ())
     fixed = apply_edits(located.module, edits)
-    if not parses(fixed):
+    if not parses(fixed) or _loses_a_comment(text, fixed):
         return Fixed(text, ())
     return Fixed(fixed, tuple(applied))
 
@@ -66,13 +71,8 @@ def fix_for(finding: Finding, text: str | None = None) -> FixKind | None:
     if finding.code not in FIXERS:
         return None
     if text is None:
-        from jaxcheck.loading.source import SourceError, read_source
-
-        try:
-            text = read_source(finding.path)
-        except SourceError:
-            return None
-    located = _located(text)
+        text = read_fixable(finding.path)
+    located = _located(text) if text is not None else None
     edit = _edit(finding, located) if located is not None else None
     return edit.kind if edit is not None else None
 
@@ -87,6 +87,18 @@ def parses(text: str) -> bool:
     except (cst.ParserSyntaxError, SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def _loses_a_comment(text: str, fixed: str) -> bool:
+    try:
+        return bool(Counter(_comments(text)) - Counter(_comments(fixed)))
+    except (tokenize.TokenError, SyntaxError):
+        return True
+
+
+def _comments(text: str) -> list[str]:
+    tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+    return [token.string for token in tokens if token.type == tokenize.COMMENT]
 
 
 def _edit(finding: Finding, located: Located) -> Edit | None:
