@@ -306,6 +306,19 @@ def test_no_fix_where_it_would_break_the_program_or_its_meaning():
         """,
         "JAX401",
     ) == [None]
+    # ... or read only in a generator inside the lambda.
+    assert _fix_of(
+        """\
+        import jax
+
+        def step(x, items):
+            return jax.jit(lambda v: sum(w for w in items) * v)(x)
+
+        for _ in range(3):
+            step(1.0, [1.0])
+        """,
+        "JAX401",
+    ) == [None]
 
 
 def test_a_fix_whose_result_would_not_parse_is_not_made(monkeypatch):

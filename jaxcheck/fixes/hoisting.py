@@ -63,9 +63,9 @@ def _hoisted_def(function: cst.CSTNode, located: Located) -> Edit | None:
     if not isinstance(outer.body, cst.IndentedBlock) or function not in outer.body.body:
         return None  # defined under an `if` or in a loop: when it is bound would change
     name = function.name.value
-    binds = [node for node in subtree(outer) if isinstance(node, cst.Name) and node.value == name and node is not function.name]
-    if any(_stored(node, located) for node in binds):
-        return None
+    scope = located.scopes.get(function)
+    if scope is None or any(assignment.node is not function for assignment in scope.assignments[name]):
+        return None  # the name is bound again in the function
     if name in _global_names(located):
         return None
     if not _movable(function, set(subtree(function.body)), located):
@@ -92,13 +92,6 @@ def _blank_lines_before(index: int, located: Located) -> list[cst.EmptyLine]:
     if located.module.body[0] is target:
         return []
     return [cst.EmptyLine()] * sum(1 for line in target.leading_lines if line.comment is None)
-
-
-def _stored(name: cst.Name, located: Located) -> bool:
-    """Whether the name is bound there (`x = ...`, `for x in`, `def x`, `import x`)."""
-    parent = located.parents.get(name)
-    return isinstance(parent, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.FunctionDef, cst.ClassDef,
-                               cst.AsName, cst.NameItem, cst.CompFor, cst.WithItem))
 
 
 def _global_names(located: Located) -> set[str]:
@@ -130,39 +123,30 @@ def _movable(moved: cst.CSTNode, call_time: set[cst.CSTNode], located: Located) 
     nodes = subtree(moved)
     if any(isinstance(node, _NOT_MOVABLE) for node in nodes):
         return False
+    within = set(nodes)
     scopes = located.scopes
     outer = scopes.get(moved)
     inner = {scopes[node] for node in nodes if node in scopes} - {outer}
     index = located.top_level_index(moved)
-    for node in nodes:
-        if not isinstance(node, cst.Name) or node not in scopes or not _is_read(node, located):
-            continue
-        assignments = scopes[node][node.value]
-        if not assignments:
-            return False  # unresolved: a star import, or a name never bound
-        for assignment in assignments:
-            if assignment.scope in inner or isinstance(assignment.scope, BuiltinScope):
+    for scope in {outer, *inner}:
+        for access in scope.accesses if scope is not None else ():
+            if access.node not in within:
                 continue
-            if not isinstance(assignment.scope, GlobalScope):
-                return False  # a local of the function it is in, a class attribute
-            if node in call_time:
-                continue  # read when called, by which time the module has run
-            bound = getattr(assignment, "node", None)
-            if bound is None or located.enclosing(bound, (cst.FunctionDef, cst.ClassDef)) is not None:
-                return False
-            if located.top_level_index(bound) >= index:
-                return False
+            if not access.referents:
+                return False  # unresolved: a star import, or a name never bound
+            for assignment in access.referents:
+                if assignment.scope in inner or isinstance(assignment.scope, BuiltinScope):
+                    continue
+                if not isinstance(assignment.scope, GlobalScope):
+                    return False  # a local of the function it is in, a class attribute
+                if access.node in call_time:
+                    continue  # read when called, by which time the module has run
+                bound = getattr(assignment, "node", None)
+                if bound is None or located.enclosing(bound, (cst.FunctionDef, cst.ClassDef)) is not None:
+                    return False
+                if located.top_level_index(bound) >= index:
+                    return False
     return True
-
-
-def _is_read(name: cst.Name, located: Located) -> bool:
-    """Whether the name is read as a variable (not an attribute, keyword or parameter name)."""
-    parent = located.parents.get(name)
-    if isinstance(parent, cst.Attribute) and parent.attr is name:
-        return False
-    if isinstance(parent, cst.Arg) and parent.keyword is name:
-        return False
-    return not (isinstance(parent, cst.Param) and parent.name is name) and not _stored(name, located)
 
 
 def _fresh_name(wanted: str, module: cst.Module) -> str:
