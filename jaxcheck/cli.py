@@ -178,10 +178,18 @@ def _fixed(result, run, unsafe: bool):
         fixes = fix_files(result.findings, unsafe)
         if not fixes:
             break
+        written = 0
         for fix in fixes:
-            write_fixed(fix.path, fix.after)
+            try:
+                write_fixed(fix.path, fix.after)
+            except OSError as error:
+                print(f"jaxcheck: error: cannot write the fixes of {fix.path}: {error.strerror or error}", file=sys.stderr)
+                continue
+            written += 1
             fixed.extend(fix.applied)
         result = run()
+        if not written:
+            break
     return result, fixed
 
 
