@@ -47,6 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", type=split_codes, default=(), help="also skip these codes, prefixes or rule names, comma-separated")
     _add_adoption_options(check)
     _add_output_options(check)
+    check.add_argument("--fix", action="store_true", help="apply the safe fixes, write the files and report what remains")
+    check.add_argument("--diff", action="store_true", help="print a diff of what --fix would change, and write nothing")
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff, apply the unsafe fixes too (they may change what the program computes)",
+    )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
@@ -165,8 +172,8 @@ def _check(args: argparse.Namespace) -> int:
         return _error("- (standard input) cannot be checked with other paths")
     if args.update_baseline and not args.baseline:
         return _error("--update-baseline needs --baseline FILE")
-    if args.add_noqa and stdin:
-        return _error("--add-noqa rewrites files: it cannot take standard input")
+    if stdin and (args.add_noqa or args.fix or args.diff):
+        return _error("--add-noqa, --fix and --diff work on files: they cannot take standard input")
     paths = [args.stdin_filename or "-"] if stdin else args.paths or ["."]
     try:
         configs = {
@@ -181,23 +188,32 @@ def _check(args: argparse.Namespace) -> int:
         _show_settings(configs, output_format)
         return EXIT_CLEAN
     texts, unreadable = _read_stdin(paths[0]) if stdin else ({}, None)
-    progress = None if args.quiet else _progress()
-    try:
-        result = unreadable or check(
-            paths,
-            configs.__getitem__,
-            texts=texts,
-            jobs=args.jobs,
-            use_cache=not args.no_cache,
-            alone=stdin and args.stdin_filename is None,
-            progress=progress,
-        )
-    finally:
-        if progress is not None:
-            progress.close()
+
+    def run():
+        progress = None if args.quiet else _progress()
+        try:
+            return unreadable or check(
+                paths,
+                configs.__getitem__,
+                texts=texts,
+                jobs=args.jobs,
+                use_cache=not args.no_cache,
+                alone=stdin and args.stdin_filename is None,
+                progress=progress,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
+
+    result = run()
     for path in paths:  # a JAX000 when selected, as ruff's E902; else a note
         if not (stdin or args.quiet or os.path.lexists(path) or configs[path].is_enabled(BAD_INPUT, path)):
             print(f"jaxcheck: note: {path} not checked: no such file or folder", file=sys.stderr)
+    if args.diff:
+        return _diff(result, args)
+    fixed: list = []
+    if args.fix:
+        result, fixed = _fixed(result, run, args.unsafe_fixes)
     findings = result.findings
     if args.baseline:
         try:
@@ -214,7 +230,7 @@ def _check(args: argparse.Namespace) -> int:
     except OSError as error:
         return _error(f"cannot write {args.output_file}: {error.strerror or error}")
     try:
-        _report(args, output_format, result, texts, out)
+        _report(args, output_format, result, texts, out, fixed)
     finally:
         if out is not sys.stdout:
             out.close()
@@ -265,7 +281,7 @@ def _progress():
     return progress_on(sys.stderr)
 
 
-def _report(args: argparse.Namespace, output_format: str, result, texts: dict[str, str], out) -> None:
+def _report(args: argparse.Namespace, output_format: str, result, texts: dict[str, str], out, fixed: list) -> None:
     """The findings on `out`; notes, statistics beside a machine format and the summary on stderr."""
     from jaxcheck.report.formats import HUMAN_FORMATS, Sources, colour_wanted, write_findings, write_statistics
 
@@ -281,14 +297,7 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
         # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
         write_statistics(result.findings, out if human else sys.stderr)
     if not args.quiet and (human or args.output_file):
-        files = len({finding.path for finding in result.findings})
-        print(
-            f"Found {len(result.findings)} finding{'s' * (len(result.findings) != 1)} in {files} "
-            f"file{'s' * (files != 1)} ({result.files} checked"
-            + (f", {len(result.skipped)} skipped" if result.skipped else "")
-            + ").",
-            file=sys.stderr,
-        )
+        _summary(result, fixed, args)
 
 
 def _baseline(file: str, update: bool, result) -> list | None:
@@ -346,6 +355,86 @@ def _add_noqa(findings: list) -> None:
             print(f"jaxcheck: note: {path}:{line}: no `# noqa` added: the line ends inside a string or after a backslash", file=sys.stderr)
         lines, files = lines + changed, files + bool(changed)
     print(f"Added `# noqa` to {lines} line{'s' * (lines != 1)} in {files} file{'s' * (files != 1)}.", file=sys.stderr)
+
+
+def _fixed(result, run, unsafe: bool):
+    """Fix, write and check again until nothing more is fixed (a fix can
+    uncover another finding); the last result, and the findings fixed."""
+    from jaxcheck.fixes import fix_files, write_fixed
+
+    fixed = []
+    for _ in range(_MAX_FIX_PASSES):
+        fixes = fix_files(result.findings, unsafe)
+        if not fixes:
+            break
+        written = 0
+        for fix in fixes:
+            try:
+                write_fixed(fix.path, fix.after)
+            except OSError as error:
+                print(f"jaxcheck: error: cannot write the fixes of {fix.path}: {error.strerror or error}", file=sys.stderr)
+                continue
+            written += 1
+            fixed.extend(fix.applied)
+        result = run()
+        if not written:
+            break
+    return result, fixed
+
+
+_MAX_FIX_PASSES = 10  # ruff's loop stops at 100; each pass here is a whole check
+
+
+def _diff(result, args: argparse.Namespace) -> int:
+    """`--diff`: what `--fix` would change, as a unified diff; nothing is written."""
+    from jaxcheck.fixes import fix_files
+
+    fixes = fix_files(result.findings, args.unsafe_fixes)
+    for fix in fixes:
+        sys.stdout.write(fix.diff())
+    count = sum(len(fix.applied) for fix in fixes)
+    hint = "" if args.unsafe_fixes else _hidden_hint(result.findings, fixes)
+    if count:
+        print(f"Would fix {count} finding{'s' * (count != 1)}{hint}.", file=sys.stderr)
+    else:
+        print(f"No fixes available{hint}.", file=sys.stderr)
+    if result.internal_errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if fixes and not args.exit_zero else EXIT_CLEAN
+
+
+def _summary(result, fixed: list, args: argparse.Namespace) -> None:
+    """ruff's closing lines: whether fixes are available, how many findings
+    were found (and fixed), and, after `--fix`, how many unsafe fixes are left."""
+    from jaxcheck.fixes.codes import FIXABLE_CODES
+
+    findings = result.findings
+    fixable = any(finding.code in FIXABLE_CODES for finding in findings)
+    if fixable and not args.fix:
+        # Which findings have a fix takes a LibCST parse of their files: a plain run does not pay for it.
+        print("[*] Some findings may have a fix: `--diff` shows what `--fix` would change.", file=sys.stderr)
+    files = len({finding.path for finding in [*findings, *fixed]})
+    found = len(findings) + len(fixed)
+    counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
+    print(
+        f"Found {found} finding{'s' * (found != 1)}{counts} in {files} "
+        f"file{'s' * (files != 1)} ({result.files} checked"
+        + (f", {len(result.skipped)} skipped" if result.skipped else "")
+        + ").",
+        file=sys.stderr,
+    )
+    if fixable and args.fix and not args.unsafe_fixes:
+        hint = _hidden_hint(findings, [])
+        if hint:
+            print(f"No fixes available{hint}.", file=sys.stderr)
+
+
+def _hidden_hint(findings: list, fixes: list) -> str:
+    from jaxcheck.fixes import hidden_unsafe
+
+    applied = {finding for fix in fixes for finding in fix.applied}
+    hidden = hidden_unsafe(finding for finding in findings if finding not in applied)
+    return f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
 
 
 def _show_settings(configs: dict, output_format: str) -> None:

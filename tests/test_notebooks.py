@@ -368,3 +368,38 @@ def test_a_fix_keeps_magics_and_line_breaks_of_the_lines_it_leaves() -> None:
     grown = json.loads(with_python(raw, python.replace("pass\ny = 2\n", "pass\nz = 3\ny = 2\n")))
     assert grown["cells"][0] == json.loads(raw)["cells"][0]
     assert grown["cells"][2]["source"] == ["z = 3\n", "y = 2"]
+
+
+# --- --fix writes the fixed Python back into its cells ---------------------------------------------------
+
+STATIC_LIST = """\
+from functools import partial
+
+import jax
+
+
+@partial(jax.jit, static_argnums=1)
+def f(x, dims):
+    return x * sum(dims)
+"""
+
+
+def test_fix_writes_into_the_cell_and_keeps_the_notebook_valid(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", "")
+    outputs = [{"output_type": "stream", "name": "stdout", "text": ["6.0\n"]}]
+    original = notebook(markdown("# Sums\n"), code(STATIC_LIST), code("%matplotlib inline\ny = f(1.0, [1, 2])  # the dims\n", outputs))
+    write(tmp_path, "sums.ipynb", original)
+    completed = jaxcheck_run("check", "--diff", "sums.ipynb", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    assert "+y = f(1.0, (1, 2))  # the dims" in completed.stdout.splitlines()
+    completed = jaxcheck_run("check", "--fix", "sums.ipynb", cwd=tmp_path)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "(1 fixed, 0 remaining)" in completed.stderr
+    fixed = (tmp_path / "sums.ipynb").read_text(encoding="utf-8")
+    document, before = json.loads(fixed), json.loads(original)
+    assert document["cells"][2]["source"] == ["%matplotlib inline\n", "y = f(1.0, (1, 2))  # the dims"]  # the magic kept
+    assert document["cells"][2]["outputs"] == outputs
+    assert [cell for number, cell in enumerate(document["cells"]) if number != 2] == [
+        cell for number, cell in enumerate(before["cells"]) if number != 2
+    ]
+    assert jaxcheck_run("check", "sums.ipynb", cwd=tmp_path).returncode == 0

@@ -20,17 +20,16 @@ from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.files import python_files
-from jaxcheck.loading.notebook import Notebook, is_notebook, read_notebook
+from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
-from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes, read_source
+from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
-_NOTEBOOK_MAX_BYTES = 4 * MAX_BYTES
 
 
 def display_path(path: str) -> str:
@@ -161,7 +160,7 @@ class Workspace:
         """The file's Python: a module's text, a notebook's code cells joined."""
         if path not in self.texts:
             try:
-                self._keep(path, _notebook_text(path) if is_notebook(path) else read_source(path))
+                self._keep(path, notebook_text(path) if is_notebook(path) else read_source(path))
             except SourceError as error:
                 self.texts[path] = ""
                 self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
@@ -295,15 +294,6 @@ class Pool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(cancel_futures=True)
-
-
-def _notebook_text(path: str) -> str:
-    """A notebook's JSON text: UTF-8, as nbformat writes it. Its outputs
-    (plots as base64) make it larger than code: it may be larger than a module."""
-    try:
-        return read_bytes(path, limit=_NOTEBOOK_MAX_BYTES).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise SourceError(f"cannot decode as utf-8: {error}") from None
 
 
 def _nothing_excluded(path: str, is_dir: bool) -> bool:

@@ -22,7 +22,9 @@ import re
 from dataclasses import dataclass
 
 from jaxcheck.findings import reason
-from jaxcheck.loading.source import SourceError
+from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes
+
+_MAX_BYTES = 4 * MAX_BYTES  # outputs (plots as base64) make a notebook larger than code
 
 # Cell magics whose body is Python run in the notebook's namespace (ruff's list).
 _PYTHON_CELL_MAGICS = frozenset({"capture", "debug", "ipytest", "prun", "pypy", "python", "python3", "time", "timeit"})
@@ -49,6 +51,10 @@ class Notebook:
     starts: tuple[int, ...]  # for each code cell with lines: its first line (1-based) in `python`
     cells: tuple[int, ...]  # for each of those: its number among all the notebook's cells (1-based, as Jupyter shows)
 
+    def line_of(self, cell: int, line: int) -> int:
+        """The line of `python` that is line `line` of cell `cell` (`position`'s inverse)."""
+        return self.starts[self.cells.index(cell)] + line - 1
+
     def position(self, line: int) -> tuple[int, int]:
         """(cell, line within the cell) of a line of `python`; (0, line) before any cell."""
         index = bisect.bisect_right(self.starts, line) - 1
@@ -66,6 +72,15 @@ class _Cell:
 
 def is_notebook(path: str) -> bool:
     return path.endswith(".ipynb")
+
+
+def notebook_text(path: str, keep_bom: bool = False) -> str:
+    """A notebook's JSON text: UTF-8, as nbformat writes it. Its outputs
+    (plots as base64) make it larger than code: it may be larger than a module."""
+    try:
+        return read_bytes(path, limit=_MAX_BYTES).decode("utf-8" if keep_bom else "utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SourceError(f"cannot decode as utf-8: {error}") from None
 
 
 def read_notebook(text: str) -> Notebook:

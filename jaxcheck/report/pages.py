@@ -24,6 +24,7 @@ SECTIONS = (
     "Why is this bad?",
     "Example",
     "Use instead",
+    "Fix",
     "Options",
     "Known problems",
     "JAX versions checked",

@@ -282,6 +282,12 @@ class ArrayInAuxData(_PytreeRule):
     compares by value, so new values compile again, and it cannot change in
     place.
 
+    ## Fix
+
+    No automatic fix: whether the array becomes a child (traced) or a tuple of
+    Python numbers (static) is a design choice, and the flatten, the unflatten
+    and the class change with it.
+
     ## Options
 
     JAX301 is reported under both profiles: a new array there makes `jax.jit`
@@ -496,6 +502,11 @@ class ArrayInStaticField(_PytreeRule):
     (`mask: tuple = eqx.field(static=True)`, read as `jnp.asarray(self.mask)`):
     equal tuples share one compiled function, and new values compile again.
 
+    ## Fix
+
+    No automatic fix: whether the array becomes a traced field or a tuple of
+    Python numbers is a design choice.
+
     ## Options
 
     JAX302 is reported under both profiles: the array itself is the evidence
@@ -704,6 +715,12 @@ class MutableAuxData(_PytreeRule):
     - if the values are data rather than configuration (weights you train),
       return them among the children, where they are traced and never compiled
       in.
+
+    ## Fix
+
+    No automatic fix: the aux data's container reaches the unflatten function
+    and the code that changes it in place, which has to build a new pytree
+    instead.
 
     ## Options
 
@@ -924,6 +941,11 @@ class UnstableAuxData(_PytreeRule):
     static values of their own (`scale: float = eqx.field(static=True)`, with
     `act = scale_by` a module-level function): 1 trace in each fixture's
     `pass_*.py`.
+
+    ## Fix
+
+    No automatic fix: what to keep instead of the function or object made per
+    flatten (a module-level function, a value) depends on what it is for.
 
     ## Options
 

@@ -95,6 +95,11 @@ class BadInput:
       maintainers with the message (it names the error and, for a failure,
       where in jaxcheck it happened) and, if you can, the file.
 
+    ## Fix
+
+    No automatic fix: jaxcheck could not read or parse the file, and a fix is an
+    edit of the parsed file.
+
     ## Options
 
     JAX000 is reported under both profiles: an unread file is a gap in the

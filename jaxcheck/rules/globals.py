@@ -90,6 +90,11 @@ class JittedReadsChangingGlobal(Rule):
     again. A value set once, before the first call, and never changed, is
     fine where it is.
 
+    ## Fix
+
+    No automatic fix: passing the value as an argument changes the function's
+    signature and every call of it.
+
     ## Options
 
     JAX204 is reported under both profiles: the change it names comes after a

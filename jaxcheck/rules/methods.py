@@ -136,6 +136,11 @@ class JitMethodSelfNotStatic(Rule):
       class that is immutable and hashes by value (a frozen dataclass), or
       JAX101/JAX102 apply.
 
+    ## Fix
+
+    No automatic fix: registering the class as a pytree, or making `self` static
+    on a frozen, value-hashed class, each changes the class's design.
+
     ## Options
 
     JAX202 is reported under both profiles: the call raises `TypeError`.
@@ -410,6 +415,11 @@ class JittedBoundMethod(Rule):
       new object for new values (`dataclasses.replace`) and jit the new
       object's method.
 
+    ## Fix
+
+    No automatic fix: whether to freeze the class, pass its state as an argument
+    or jit a module-level function is a design choice.
+
     ## Options
 
     JAX201 is reported under both profiles: the assignment it names, made after
@@ -634,6 +644,11 @@ class JittedClosureOverSelf(Rule):
     value compiles again. Or make the class immutable (a frozen dataclass, an
     `eqx.Module`) and build a new object, with its own jitted function, for
     new values.
+
+    ## Fix
+
+    No automatic fix: the state the closure reads has to become an argument,
+    which changes the function and its callers.
 
     ## Options
 

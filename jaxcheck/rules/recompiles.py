@@ -148,6 +148,25 @@ class JitRecreatedPerCall(Rule):
       (`@functools.cache def make_step(scale): ... return jax.jit(step)`) makes
       one jitted function per distinct value.
 
+    ## Fix
+
+    Unsafe (`--fix --unsafe-fixes`): a jit of a lambda or
+    `functools.partial(...)` made in a function (`return jax.jit(lambda v:
+    _body(v))(x)`) is made once, as a module-level name written before the
+    top-level statement that holds it (`_jitted_step = jax.jit(lambda v:
+    _body(v))`), and used where it was (`return _jitted_step(x)`). A `@jax.jit`
+    nested `def` that is a plain statement of the function's body moves to
+    module level whole.
+
+    Offered only where moving the code cannot change what its names mean: every
+    name it reads is a module global, a builtin or its own, and the names read
+    at once (the transform, `partial`'s arguments, decorators, defaults) are
+    bound at module level before it. Unsafe all the same: the per-call jit
+    traced again on every call and so saw the current value of every global it
+    reads; the hoisted one traces once and keeps what it saw (JAX204). No fix
+    for a bound method (`jax.jit(self.method)`: its object may change) or a
+    closure over local variables.
+
     ## Options
 
     JAX401 is reported under both profiles: a new function object jitted in

@@ -155,6 +155,24 @@ class MutableStatic(Rule):
     A setter becomes a method returning a new object. State that must change in
     place is not static: pass it as a regular argument, as a registered pytree.
 
+    ## Fix
+
+    Unsafe (`--fix --unsafe-fixes`): a `@dataclass` class (or attrs `@define`,
+    `@attr.s`) gets `frozen=True`, and loses `unsafe_hash=True` and `eq=False`,
+    so that it hashes by value and cannot change. Unsafe because the rule fires
+    on a class whose state changes after the first call: that change now raises
+    `FrozenInstanceError`, and is to be rewritten as a new object (`cfg =
+    dataclasses.replace(cfg, scale=3)`).
+
+    Not offered for a plain class, nor where freezing would surely break the
+    program or leave the finding: a class whose own methods assign `self.x`
+    (`__post_init__`, a setter: a frozen instance raises at once), one that
+    writes its own `__eq__`, `__hash__`, `__setattr__` or `__delattr__`, one
+    with a base that is not a frozen dataclass of the same file, or one with a
+    subclass in the same file that is a non-frozen dataclass (a frozen dataclass
+    and a non-frozen one cannot inherit from each other). A subclass in another
+    file is not seen: that is one more reason the fix is unsafe.
+
     ## Options
 
     The default profile reports JAX101 when the code changes state the jitted
@@ -484,6 +502,24 @@ class IdentityHashStatic(ClassRule):
     A hand-written class needs `__hash__` and `__eq__` over every field, plus
     the type if it has subclasses: `hash((type(self), self.n))`.
 
+    ## Fix
+
+    Unsafe (`--fix --unsafe-fixes`): a `@dataclass(eq=False)` class (or attrs)
+    loses `eq=False` and gets `frozen=True`, so that it compares and hashes by
+    its fields. Unsafe because `==` between two instances changes from identity
+    to value, and a field set after construction now raises
+    `FrozenInstanceError`. No fix for a hand-written `__hash__` from `id(self)`
+    or a plain class: what its value is, is the author's choice.
+
+    Not offered for a plain class, nor where freezing would surely break the
+    program or leave the finding: a class whose own methods assign `self.x`
+    (`__post_init__`, a setter: a frozen instance raises at once), one that
+    writes its own `__eq__`, `__hash__`, `__setattr__` or `__delattr__`, one
+    with a base that is not a frozen dataclass of the same file, or one with a
+    subclass in the same file that is a non-frozen dataclass (a frozen dataclass
+    and a non-frozen one cannot inherit from each other). A subclass in another
+    file is not seen: that is one more reason the fix is unsafe.
+
     ## Options
 
     The default profile reports JAX102 when new, equal objects reach the cache
@@ -686,6 +722,30 @@ class UnhashableStatic(ClassRule):
     - `@dataclass` -> `@dataclass(frozen=True)`;
     - `__eq__` without `__hash__` -> add a `__hash__` over the same fields, on a
       class that blocks assignment (or a frozen dataclass).
+
+    ## Fix
+
+    A list, set or dict written at the call: `[1, 2]` becomes `(1, 2)`, `{1, 2}`
+    `frozenset({1, 2})`, `[f(x) for x in xs]` `tuple(f(x) for x in xs)`. This is
+    **safe** (`--fix`) under a transform that raises on the original (`jax.jit`
+    and every one but `jax.checkpoint`): JAX raises `ValueError` on every
+    execution of that call, so no run of the program ever computed anything from
+    it, and a function that reads its argument (iterates, indexes, takes `len`,
+    tests `in`) sees the same elements in a tuple. The one program it changes is
+    one that catches that `ValueError` on purpose, such as a test of the error:
+    mark such a line `# noqa: JAX106`. Under `jax.checkpoint` the original call
+    runs, and a function that changed the list in place would now fail: unsafe
+    there.
+
+    A dict becomes a tuple of (key, value) pairs, `{"a": 3}` `(("a", 3),)`:
+    unsafe (`--fix --unsafe-fixes`), as the function must then read it as
+    `dict(pairs)`.
+
+    A plain `@dataclass` class at a static position gets `frozen=True`: unsafe,
+    as for JAX101 (a field set after construction now raises
+    `FrozenInstanceError`), and offered in the same cases. No fix for an array,
+    a name bound to a list earlier (another use may need the list), or a class
+    with `__eq__` and no `__hash__`.
 
     ## Options
 

@@ -161,6 +161,24 @@ class IncompleteHash(ClassRule):
     (do not define either yourself): they cover every field, and the generated
     `__eq__` checks the class, so a new field is never forgotten.
 
+    ## Fix
+
+    Unsafe (`--fix --unsafe-fixes`): a dataclass child declared with `eq=False`
+    loses it (and is made frozen, if it was not), so that `dataclass` writes
+    `__eq__` and `__hash__` over all its fields. Unsafe because `==` between two
+    children then compares their own fields too. No fix for a hand-written
+    `__hash__`/`__eq__` that leaves out a field or the type: which belong in it
+    is the author's choice.
+
+    Not offered for a plain class, nor where freezing would surely break the
+    program or leave the finding: a class whose own methods assign `self.x`
+    (`__post_init__`, a setter: a frozen instance raises at once), one that
+    writes its own `__eq__`, `__hash__`, `__setattr__` or `__delattr__`, one
+    with a base that is not a frozen dataclass of the same file, or one with a
+    subclass in the same file that is a non-frozen dataclass (a frozen dataclass
+    and a non-frozen one cannot inherit from each other). A subclass in another
+    file is not seen: that is one more reason the fix is unsafe.
+
     ## Options
 
     JAX103 is reported under both profiles: values that differ in a field the
@@ -523,6 +541,11 @@ class DynamicChildOfStatic(ClassRule):
     a tuple of Python numbers: `self.w = tuple(float(v) for v in w)`. A tuple
     cannot change in place, and new values make a new, unequal static object.
 
+    ## Fix
+
+    No automatic fix: what to hold instead of the array or mutable object (a
+    tuple, a pytree field, a separate argument) is a design choice.
+
     ## Options
 
     The default profile reports JAX104 with evidence that JAX goes wrong:
@@ -856,6 +879,12 @@ class BoundMethodField(ClassRule):
     A callable that must carry parameters belongs in fields of the static
     class itself (`scale: float`, read by a module-level function), not in a
     closure or a `partial`.
+
+    ## Fix
+
+    No automatic fix: what to store instead of the bound method or function made
+    per instance (a module-level function, the name of a method) changes how the
+    class is used.
 
     ## Options
 

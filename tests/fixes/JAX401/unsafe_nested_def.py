@@ -1,0 +1,16 @@
+"""A @jax.jit nested def, defined anew on every call of outer(): moved to module level."""
+import jax
+import jax.numpy as jnp
+
+
+def outer(x):
+    @jax.jit
+    def inner(v):
+        # the body is kept as it is
+        return jnp.sin(v) * 2.0
+
+    return inner(x)
+
+
+def run():
+    return [outer(jnp.ones(3)) for _ in range(4)]
