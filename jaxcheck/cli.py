@@ -404,15 +404,11 @@ def _diff(result, args: argparse.Namespace) -> int:
 
 
 def _summary(result, fixed: list, args: argparse.Namespace) -> None:
-    """ruff's closing lines: whether fixes are available, how many findings
-    were found (and fixed), and, after `--fix`, how many unsafe fixes are left."""
-    from jaxcheck.fixes.codes import FIXABLE_CODES
+    """ruff's closing lines: how many findings were found (and fixed), then
+    how many more a fix would remove, safe ones and unsafe ones."""
+    from jaxcheck.fixes import fix_for
 
     findings = result.findings
-    fixable = any(finding.code in FIXABLE_CODES for finding in findings)
-    if fixable and not args.fix:
-        # Which findings have a fix takes a LibCST parse of their files: a plain run does not pay for it.
-        print("[*] Some findings may have a fix: `--diff` shows what `--fix` would change.", file=sys.stderr)
     files = len({finding.path for finding in [*findings, *fixed]})
     found = len(findings) + len(fixed)
     counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
@@ -423,10 +419,15 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
         + ").",
         file=sys.stderr,
     )
-    if fixable and args.fix and not args.unsafe_fixes:
-        hint = _hidden_hint(findings, [])
-        if hint:
-            print(f"No fixes available{hint}.", file=sys.stderr)
+    # A finding's fix is known from its file's syntax tree: only the files of findings whose code has fixes are parsed.
+    kinds = [kind for kind in map(fix_for, findings) if kind is not None]
+    safe = sum(kind.safe or args.unsafe_fixes for kind in kinds)
+    hidden = len(kinds) - safe
+    hint = f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
+    if safe and not args.fix:
+        print(f"[*] {safe} fixable with the `--fix` option{hint}.", file=sys.stderr)
+    elif hidden:
+        print(f"No fixes available{hint}.", file=sys.stderr)
 
 
 def _hidden_hint(findings: list, fixes: list) -> str:

@@ -94,7 +94,9 @@ def test_safe_fixes_leave_the_unsafe_ones_and_say_so(tmp_path: Path):
     for case in (safe, unsafe):
         shutil.copy(case, tmp_path / case.name)
     before = jaxcheck_run("check", "--no-cache", ".", cwd=tmp_path)
-    assert "[*] Some findings may have a fix: `--diff` shows what `--fix` would change." in before.stderr
+    assert before.stderr.endswith(
+        "[*] 6 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
+    )
     run = jaxcheck_run("check", "--no-cache", "--fix", ".", cwd=tmp_path)
     assert run.returncode == 1
     assert (tmp_path / safe.name).read_text() == _expected(safe)
