@@ -45,6 +45,7 @@ def check(
     use_cache: bool = True,
     alone: bool = False,
     for_flake8: bool = False,
+    cache_for: Callable[[Project], FactsCache] | None = None,
 ) -> Result:
     """Check every Python file below `paths`, each with its project around it.
 
@@ -52,7 +53,8 @@ def check(
     of files as given (flake8's lines, standard input), read from disk
     otherwise; `alone` analyses each file as a project of its own (no other
     file read, no cache). For flake8, `# noqa` and syntax errors are left to
-    flake8, and a project is judged once per process.
+    flake8, and a project is judged once per process. `cache_for(project)`
+    gives the cache a caller keeps between runs (the language server's).
     """
     from jaxcheck.loading.loader import Pool
 
@@ -82,7 +84,8 @@ def check(
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():
-            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result)
+            cache = cache_for(project) if cache_for is not None and not alone else None
+            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result, cache)
     finally:
         if pool is not None:
             pool.close()
@@ -92,7 +95,7 @@ def check(
 _JUDGED: dict = {}  # for flake8, per process: project root -> (workspace, results, file stamps)
 
 
-def _check_project(project, config, files, pool, use_cache, given, for_flake8, result) -> None:
+def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, cache=None) -> None:
     """The findings of the checked `files` of one project, added to `result`."""
     from jaxcheck.loading.loader import Workspace
 
@@ -101,7 +104,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
     if for_flake8:
         workspace, results = _judged_for_flake8(project, config, texts, use_cache)
     else:
-        cache = FactsCache(project.cache_folder if use_cache else None)
+        if cache is None:
+            cache = FactsCache(project.cache_folder if use_cache else None)
         if cache.refused:
             result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
         workspace = Workspace(project, cache, pool, texts, files, **_loading(config))
