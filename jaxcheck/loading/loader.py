@@ -63,6 +63,7 @@ class Workspace:
         self.internal_errors: set[str] = set()
         self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
         self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
+        self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -235,7 +236,10 @@ class Workspace:
         for name in sorted(names):
             parts = name.split(".")
             for end in range(len(parts), 0, -1):
-                found = self.project.module_paths(".".join(parts[:end]))
+                module = ".".join(parts[:end])
+                found = self._module_paths.get(module)
+                if found is None:
+                    found = self._module_paths[module] = self.project.module_paths(module)
                 if found:
                     path = os.path.abspath(found[0])
                     if path not in self.facts and path not in self.bad and path not in wanted:

@@ -11,9 +11,10 @@ import sys
 
 def serve() -> int:
     """Speak the Language Server Protocol on standard input and output until the client says exit."""
+    import importlib
+
     try:
-        import lsprotocol.types  # noqa: F401
-        import pygls.lsp.server  # noqa: F401
+        importlib.import_module("pygls.lsp.server")
     except ImportError as error:
         print(
             f"jaxcheck: error: the language server needs pygls ({error}); "
@@ -21,7 +22,13 @@ def serve() -> int:
             file=sys.stderr,
         )
         return 2
+    import multiprocessing
+
     from jaxcheck.server.protocol import build_server
 
+    # A cold project is parsed in worker processes. Forked from this one, a
+    # worker would inherit the lock of standard input, held by the thread
+    # reading the client, and hang closing it: workers start afresh instead.
+    multiprocessing.set_start_method("spawn", force=True)
     build_server().start_io()
     return 0
