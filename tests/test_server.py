@@ -55,6 +55,9 @@ def integrate(x, settings: Settings):
     return x * settings.steps
 """
 INTEGRATE_FIXED = INTEGRATE.replace("@partial(jax.jit, static_argnums=1)", "@jax.jit")
+# Modules enough for the cold first run to parse them in worker processes, as
+# on a real project (workers forked from the server hung on its standard input).
+JITTED = "import jax\n\n\n@jax.jit\ndef double(x):\n    return 2 * x\n"
 
 
 def project(root: Path) -> Path:
@@ -63,6 +66,8 @@ def project(root: Path) -> Path:
     write(root, "pkg/settings.py", SETTINGS)
     write(root, "pkg/integrate.py", INTEGRATE)
     write(root, "demo.py", BUGGY)
+    for number in range(20):
+        write(root, f"pkg/jitted_{number}.py", JITTED)
     return root
 
 
@@ -109,6 +114,15 @@ def test_a_session_over_stdio(tmp_path, monkeypatch):
     async def session() -> Client:
         client = Client()
         await client.start_io(sys.executable, "-m", "jaxcheck", "server", cwd=str(root))
+        try:
+            return await conversation(client)
+        finally:
+            server = client._server  # pygls's handle on the process: a failed test must not leave it running
+            if server is not None and server.returncode is None:
+                server.kill()
+                await server.wait()
+
+    async def conversation(client: Client) -> Client:
         result = await client.initialize_async(
             types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=from_fs_path(str(root)))
         )
