@@ -190,6 +190,13 @@ def test_a_session_over_stdio(tmp_path, monkeypatch):
         await client.until(integrate_uri, lambda d: d == [])
         change(integrate_uri, 2, INTEGRATE_FIXED)
         await client.until(settings_uri, lambda d: d == [])
+        change(integrate_uri, 3, INTEGRATE)
+        await client.until(settings_uri, lambda d: len(d) == 2)
+        # Closing a document withdraws its diagnostics.
+        client.text_document_did_close(
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=settings_uri))
+        )
+        await client.until(settings_uri, lambda d: d == [])
 
         # Saving publishes the document's diagnostics again.
         del client.diagnostics[integrate_uri]

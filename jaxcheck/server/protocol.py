@@ -39,9 +39,8 @@ class _Published:
 
 
 class JaxcheckServer(LanguageServer):
-    def __init__(self, debounce: float = DEBOUNCE) -> None:
+    def __init__(self) -> None:
         super().__init__("jaxcheck", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
-        self.debounce = debounce
         self.session = Session()
         self.published: dict[str, _Published] = {}  # uri -> what the client was last sent
         # One worker: runs never overlap, and the project's warm facts are never shared between threads.
@@ -88,7 +87,7 @@ class JaxcheckServer(LanguageServer):
                 texts = {path: text for path, (_, _, text) in documents.items()}
                 try:
                     found = await asyncio.get_running_loop().run_in_executor(self._worker, self.session.findings, texts)
-                except Exception:  # a bug of ours: said once in the client's log, and the session goes on
+                except Exception:  # a bug of ours: told in the client's log, and the session goes on
                     self.window_log_message(
                         types.LogMessageParams(type=types.MessageType.Error, message=traceback.format_exc())
                     )
@@ -113,7 +112,10 @@ class JaxcheckServer(LanguageServer):
             return lines[path]
 
         codec = self.workspace.position_codec
+        still_open = {document.uri for document in self.workspace.text_documents.values()}
         for path, (uri, version, _) in documents.items():
+            if uri not in still_open:  # closed during the run: its diagnostics are withdrawn already
+                continue
             pairs = tuple((finding, diagnostic(finding, lines[path], codec, lines_of)) for finding in found.get(path, []))
             last = self.published.get(uri)
             if uri not in asked and last is not None and [d for _, d in last.diagnostics] == [d for _, d in pairs]:
@@ -152,8 +154,8 @@ def _path_of(uri: str, language_id: str | None = None) -> str | None:
     return os.path.abspath(path)
 
 
-def build_server(debounce: float = DEBOUNCE) -> JaxcheckServer:
-    server = JaxcheckServer(debounce)
+def build_server() -> JaxcheckServer:
+    server = JaxcheckServer()
 
     @server.feature(types.INITIALIZE)
     def initialize(ls: JaxcheckServer, params: types.InitializeParams) -> None:
@@ -171,7 +173,7 @@ def build_server(debounce: float = DEBOUNCE) -> JaxcheckServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: JaxcheckServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri, ls.debounce)
+        ls.schedule(params.text_document.uri, DEBOUNCE)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: JaxcheckServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -181,7 +183,7 @@ def build_server(debounce: float = DEBOUNCE) -> JaxcheckServer:
     def did_close(ls: JaxcheckServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.forget(params.text_document.uri)
         # The saved text counts again for the project's other open documents.
-        ls.schedule(params.text_document.uri, ls.debounce)
+        ls.schedule(params.text_document.uri, DEBOUNCE)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix])
