@@ -179,7 +179,6 @@ class FactsCache:
             _remove(os.path.join(self.folder, name))
 
 
-
 class WarmFactsCache(FactsCache):
     """A cache one long-lived process keeps for many runs (the language server).
 
@@ -222,6 +221,7 @@ class WarmFactsCache(FactsCache):
 
     def store_results(self, fingerprint: str, results: dict) -> None:
         self._results = (fingerprint, results)
+
 
 def _untrusted(folder: str) -> str:
     """Why the cache folder must not be used, or "" (made here if missing)."""
