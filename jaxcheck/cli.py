@@ -74,6 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the settings each path is checked with (config file, target JAX release and why) and exit",
     )
+    server = commands.add_parser("server", help='run the language server for editors (needs "jaxcheck[server]")')
+    server.add_argument("--stdio", action="store_true", help="speak over standard input and output (the default)")
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
@@ -144,6 +146,10 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_CLEAN
     if args.command == "rule":
         return _rule(args.code)
+    if args.command == "server":
+        from jaxcheck.server import serve
+
+        return serve()
     if args.command != "check":
         build_parser().print_help()
         return EXIT_ERROR

@@ -168,6 +168,11 @@ def find_config(start: str) -> Config:
     return _find_config(os.path.abspath(start))  # `.` names another folder after a chdir
 
 
+def forget_configs() -> None:
+    """Read every pyproject.toml again on the next `find_config` (a long-lived process: the language server)."""
+    _find_config.cache_clear()
+
+
 @lru_cache(maxsize=256)
 def _find_config(folder: str) -> Config:
     if not os.path.isdir(folder):

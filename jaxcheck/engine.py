@@ -47,6 +47,7 @@ def check(
     alone: bool = False,
     for_flake8: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    cache_for: Callable[[Project], FactsCache] | None = None,
 ) -> Result:
     """Check every Python file below `paths`, each with its project around it.
 
@@ -55,7 +56,8 @@ def check(
     otherwise; `alone` analyses each file as a project of its own (no other
     file read, no cache); `progress(parsed, pending)` is told of the files
     parsed as they are. For flake8, `# noqa` and syntax errors are left to
-    flake8, and a project is judged once per process.
+    flake8, and a project is judged once per process. `cache_for(project)`
+    gives the cache a caller keeps between runs (the language server's).
     """
     from jaxcheck.loading.loader import Pool
 
@@ -86,7 +88,10 @@ def check(
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():
-            _check_project(project, config, files, pool, use_cache and not alone, given, for_flake8, result, progress)
+            cache = cache_for(project) if cache_for is not None and not alone else None
+            _check_project(
+                project, config, files, pool, use_cache and not alone, given, for_flake8, result, progress, cache
+            )
     finally:
         if pool is not None:
             pool.close()
@@ -96,7 +101,7 @@ def check(
 _JUDGED: dict = {}  # for flake8, per process: project root -> (workspace, results, file stamps)
 
 
-def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None) -> None:
+def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None, cache=None) -> None:
     """The findings of the checked `files` of one project, added to `result`."""
     from jaxcheck.loading.loader import Workspace
 
@@ -105,7 +110,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
     if for_flake8:
         workspace, results = _judged_for_flake8(project, config, texts, use_cache)
     else:
-        cache = FactsCache(project.cache_folder if use_cache else None)
+        if cache is None:
+            cache = FactsCache(project.cache_folder if use_cache else None)
         if cache.refused:
             result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
         workspace = Workspace(project, cache, pool, texts, files, progress=progress, **_loading(config))

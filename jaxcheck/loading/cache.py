@@ -179,6 +179,50 @@ class FactsCache:
             _remove(os.path.join(self.folder, name))
 
 
+class WarmFactsCache(FactsCache):
+    """A cache one long-lived process keeps for many runs (the language server).
+
+    The facts the last two runs used stay decoded in memory, so that an edit
+    costs the parse of the text edited rather than the decoding of every other
+    file; anything older is let go. The findings of the last run are kept in
+    memory only: they are of texts not saved yet, and `results.json` is the
+    command line's.
+    """
+
+    def __init__(self, folder: str | None) -> None:
+        super().__init__(folder)
+        self._current: dict[str, f.ModuleFacts] = {}
+        self._previous: dict[str, f.ModuleFacts] = {}
+        self._results: tuple[str, dict] | None = None
+
+    def begin_run(self) -> None:
+        """A run starts: what the one before used is kept, anything older let go."""
+        self._previous, self._current = self._current, {}
+        self._touched = set()
+
+    def load(self, key: str) -> f.ModuleFacts | None:
+        facts = self._current.get(key) or self._previous.get(key)
+        if facts is None:
+            facts = super().load(key)
+        else:
+            self._touched.add(key + ".json")
+        if facts is not None:
+            self._current[key] = facts
+        return facts
+
+    def store(self, key: str, facts: f.ModuleFacts) -> None:
+        self._current[key] = facts
+        super().store(key, facts)
+
+    def load_results(self, fingerprint: str) -> dict | None:
+        if self._results is not None and self._results[0] == fingerprint:
+            return self._results[1]
+        return super().load_results(fingerprint)
+
+    def store_results(self, fingerprint: str, results: dict) -> None:
+        self._results = (fingerprint, results)
+
+
 def _untrusted(folder: str) -> str:
     """Why the cache folder must not be used, or "" (made here if missing)."""
     if os.path.islink(folder):

@@ -69,6 +69,7 @@ class Workspace:
         self.progress = progress  # told (files parsed, files to parse) as the counts grow, for a progress line
         for path, text in (texts or {}).items():
             self._keep(path, text)
+        self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -265,7 +266,10 @@ class Workspace:
         for name in sorted(names):
             parts = name.split(".")
             for end in range(len(parts), 0, -1):
-                found = self.project.module_paths(".".join(parts[:end]))
+                module = ".".join(parts[:end])
+                found = self._module_paths.get(module)
+                if found is None:
+                    found = self._module_paths[module] = self.project.module_paths(module)
                 if found:
                     path = os.path.abspath(found[0])
                     if path not in self.facts and path not in self.bad and path not in wanted:

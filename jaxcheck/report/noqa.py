@@ -161,3 +161,15 @@ def add_noqa(data: bytes, codes_by_line: dict[int, set[str]]) -> tuple[bytes, in
         changed += 1
     rebuilt = "".join(piece + brk for piece, brk in zip(pieces, [*breaks, ""]))
     return rebuilt.encode(encoding), changed, refused
+
+
+def with_noqa(code: str, line_text: str) -> str | None:
+    """The line (without its line break) with `code` added to its `# noqa`
+    entries, or given a `# noqa: CODE` comment of its own; None when the line
+    already suppresses it (an editor's code action)."""
+    found = directive(line_text)
+    if suppresses(found, code):
+        return None
+    if found is None:
+        return f"{line_text.rstrip()}  # noqa: {code}"
+    return line_text[: found.end] + (", " if found.entries else " ") + code + line_text[found.end :]

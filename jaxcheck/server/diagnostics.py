@@ -1,0 +1,67 @@
+"""Findings as LSP diagnostics: where, what, the rule's page, and the other
+places the finding is about (where the value became static, where it changes)."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Sequence
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pygls.workspace.position_codec import PositionCodec
+
+from jaxcheck.findings import Finding
+from jaxcheck.report.formats import PAGE_URL
+
+SOURCE = "jaxcheck"
+_COMMENT = re.compile(r"\s#[^'\"]*$")  # a trailing comment with no quote after its `#`
+
+
+def message(finding: Finding) -> str:
+    """What is wrong, then what to write instead: the code and the rule's page are shown beside it."""
+    if not finding.fix:
+        return finding.message
+    return f"{finding.message.rstrip('.')}. {finding.fix.rstrip('.')}."
+
+
+def diagnostic(
+    finding: Finding, lines: Sequence[str], codec: PositionCodec, lines_of: Callable[[str], Sequence[str]]
+) -> types.Diagnostic:
+    """The finding's diagnostic in the document of `lines`; `lines_of(path)`
+    gives the text of another file its related places are in."""
+    related = [
+        types.DiagnosticRelatedInformation(
+            location=types.Location(
+                uri=from_fs_path(os.path.abspath(place.path)),
+                range=span(lines_of(os.path.abspath(place.path)), place.line, place.column, codec),
+            ),
+            message=place.note,
+        )
+        for place in finding.related
+    ]
+    return types.Diagnostic(
+        range=span(lines, finding.line, finding.column, codec),
+        severity=types.DiagnosticSeverity.Warning,
+        code=finding.code,
+        code_description=types.CodeDescription(href=PAGE_URL.format(code=finding.code)),
+        source=SOURCE,
+        message=message(finding),
+        related_information=related or None,
+    )
+
+
+def span(lines: Sequence[str], line: int, column: int, codec: PositionCodec) -> types.Range:
+    """From the 1-based line and column to the end of the code on that line
+    (its trailing comment left out): the member, class or call at fault."""
+    index = min(max(line - 1, 0), max(len(lines) - 1, 0))
+    text = lines[index].rstrip("\r\n") if lines else ""
+    start = min(max(column - 1, 0), len(text))
+    comment = _COMMENT.search(text)
+    end = len((text[: comment.start()] if comment else text).rstrip())
+    if end <= start:  # the column is in the comment, or past the code
+        end = max(len(text.rstrip()), start)
+    return types.Range(
+        start=types.Position(line=index, character=codec.client_num_units(text[:start])),
+        end=types.Position(line=index, character=codec.client_num_units(text[:end])),
+    )

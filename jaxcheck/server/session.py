@@ -1,0 +1,65 @@
+"""What the language server checks: the open documents, each with its project
+around it, as `jaxcheck check` would with their unsaved text saved.
+
+A project is read once per session: its facts stay decoded in memory between
+runs (`WarmFactsCache`, filled from the on-disk cache the command line and the
+flake8 plugin share), so an edit costs the parse of the edited text and a new
+judgement of the model, not a reading of the project.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jaxcheck.config import Config, ConfigError, find_config, forget_configs
+from jaxcheck.engine import check
+from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.loading.cache import WarmFactsCache
+from jaxcheck.loading.jax_target import inferred_target
+from jaxcheck.loading.project import Project
+
+
+class Session:
+    def __init__(self) -> None:
+        self._caches: dict[str, WarmFactsCache] = {}  # project root -> its cache, for the whole session
+
+    def findings(self, texts: dict[str, str]) -> dict[str, list[Finding]]:
+        """The findings of each document, by absolute path, given the unsaved
+        texts of the open documents (absolute path -> text).
+
+        The config is read again on every run (an edited pyproject.toml takes
+        effect at the next change); a config that cannot be used is a JAX000
+        on the first line of each document it governs, as in the flake8 plugin.
+        """
+        forget_configs()
+        inferred_target.cache_clear()
+        found: dict[str, list[Finding]] = {path: [] for path in texts}
+        configs: dict[str, Config] = {}
+        for path in texts:
+            try:
+                config = find_config(path)
+            except ConfigError as error:
+                found[path] = [Finding(path, 1, 1, BAD_INPUT, f"jaxcheck configuration error: {error}")]
+                continue
+            if not config.is_excluded(path):
+                configs[path] = config
+        if configs:
+            result = check(
+                list(configs),
+                configs.__getitem__,
+                texts={path: texts[path] for path in configs},
+                jobs=os.cpu_count() or 1,  # workers start only for a cold project's many files
+                cache_for=self._cache_for,
+            )
+            for finding in result.findings:
+                path = os.path.abspath(finding.path)
+                if path in found:
+                    found[path].append(finding)
+        return found
+
+    def _cache_for(self, project: Project) -> WarmFactsCache:
+        cache = self._caches.get(project.root)
+        if cache is None:
+            cache = self._caches[project.root] = WarmFactsCache(project.cache_folder)
+        cache.begin_run()
+        return cache
