@@ -3,8 +3,9 @@
 `jax.jit(lambda v: _body(v))(x)` in a function becomes `_jitted_step(x)`, with
 `_jitted_step = jax.jit(lambda v: _body(v))` written before the top-level
 statement that holds it, so one jitted function and its cache serve every call.
-A `@jax.jit` nested `def` moves there whole, when it is a plain statement of
-the function's body and its name is bound nowhere else.
+A `@jax.jit` nested `def`, or one given to `jax.jit(inner, ...)`, moves there
+whole, when it is a plain statement of the function's body and its name is
+bound nowhere else (jit finds the cache of a module-level function again).
 
 Offered only where moving the expression cannot change what its names mean:
 every name it reads is a module global (or builtin) or the lambda's own, and
@@ -31,6 +32,9 @@ def hoisting_fix(finding: Finding, located: Located) -> Edit | None:
     transform = next((call for call in calls if _wraps_made_function(call)), None)
     if transform is not None:
         return _hoisted_call(transform, located)
+    nested = next((function for call in calls if (function := _nested_def_given(call, located)) is not None), None)
+    if nested is not None:
+        return _hoisted_def(nested, located)
     decorated = [located.enclosing(node, (cst.Decorator,)) for node in located.at(finding.line, finding.column, (cst.Name, cst.Attribute, cst.Call))]
     decorator = next((node for node in decorated if node is not None), None)
     if decorator is not None:
@@ -107,6 +111,20 @@ def _wraps_made_function(call: cst.Call) -> bool:
     if isinstance(first, cst.Lambda):
         return True
     return isinstance(first, cst.Call) and _last_name(first.func) == "partial"
+
+
+def _nested_def_given(call: cst.Call, located: Located) -> cst.FunctionDef | None:
+    """The nested `def` a transform is given by name (`jax.jit(inner, donate_argnums=0)`), if that is all the name is."""
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return None
+    name = call.args[0].value
+    scope = located.scopes.get(name)
+    if not isinstance(name, cst.Name) or scope is None:
+        return None
+    assignments = list(scope.assignments[name.value])
+    if len(assignments) != 1 or not isinstance(assignments[0].node, cst.FunctionDef):
+        return None
+    return assignments[0].node
 
 
 def _last_name(expression: cst.BaseExpression) -> str:

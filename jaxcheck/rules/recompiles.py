@@ -155,8 +155,10 @@ class JitRecreatedPerCall(Rule):
     _body(v))(x)`) is made once, as a module-level name written before the
     top-level statement that holds it (`_jitted_step = jax.jit(lambda v:
     _body(v))`), and used where it was (`return _jitted_step(x)`). A `@jax.jit`
-    nested `def` that is a plain statement of the function's body moves to
-    module level whole.
+    nested `def`, or one given to the transform by name (`jax.jit(inner,
+    donate_argnums=0)`), that is a plain statement of the function's body
+    moves to module level whole: jit finds the cache of a module-level function
+    again, however often it is wrapped.
 
     Offered only where moving the code cannot change what its names mean: every
     name it reads is a module global, a builtin or its own, and the names read

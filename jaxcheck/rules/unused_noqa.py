@@ -72,6 +72,12 @@ class UnusedNoqa:
     Remove the entries the message lists; correct a misspelt code or name
     (`jaxcheck rules` lists them).
 
+    ## Fix
+
+    No automatic fix: an unused entry may be a finding that another profile
+    or a later edit brings back, and a misspelt one has no single right
+    spelling. Remove or correct the entries the message lists by hand.
+
     ## Options
 
     Unlike every other code, JAX001 is reported only when `select` or
