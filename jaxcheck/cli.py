@@ -7,12 +7,10 @@ import os
 import sys
 
 from jaxcheck import __version__
-from jaxcheck.config import ConfigError, find_config, split_codes
-from jaxcheck.report.baseline import BaselineError
+from jaxcheck.check_command import EXIT_CLEAN, EXIT_ERROR, OLD_FORMATS
+from jaxcheck.config import split_codes
 from jaxcheck.report.formats import FORMATS
-from jaxcheck.rules import BAD_INPUT, CODES, UNUSED_NOQA
-
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from jaxcheck.rules import CODES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -110,7 +108,7 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
         help="concise (default: flake8's one line), full (with the source around), json, sarif (SARIF 2.1.0, "
         "for code scanning) or github (Actions annotations)",
     )
-    output.add_argument("--format", choices=_OLD_FORMATS, help="the old spelling of --output-format (text: concise)")
+    output.add_argument("--format", choices=OLD_FORMATS, help="the old spelling of --output-format (text: concise)")
     output.add_argument(
         "--color",
         choices=("auto", "always", "never"),
@@ -127,7 +125,7 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
     output.add_argument("--statistics", action="store_true", help="count the findings of each code")
 
 
-_OLD_FORMATS = {"text": "concise", "json": "json", "sarif": "sarif", "github": "github"}
+
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,7 +151,9 @@ def _main(argv: list[str] | None) -> int:
     if args.command != "check":
         build_parser().print_help()
         return EXIT_ERROR
-    return _check(args)
+    from jaxcheck.check_command import run
+
+    return run(args)
 
 
 def _rule(wanted: str) -> int:
@@ -167,311 +167,6 @@ def _rule(wanted: str) -> int:
         return EXIT_ERROR
     sys.stdout.write(page)
     return EXIT_CLEAN
-
-
-def _check(args: argparse.Namespace) -> int:
-    from jaxcheck.engine import check
-
-    output_format = _output_format(args)
-    stdin = args.paths == ["-"] or (args.stdin_filename is not None and not args.paths)
-    if "-" in args.paths and not stdin:
-        return _error("- (standard input) cannot be checked with other paths")
-    if args.update_baseline and not args.baseline:
-        return _error("--update-baseline needs --baseline FILE")
-    if stdin and (args.add_noqa or args.fix or args.diff):
-        return _error("--add-noqa, --fix and --diff work on files: they cannot take standard input")
-    paths = [args.stdin_filename or "-"] if stdin else args.paths or ["."]
-    try:
-        configs = {
-            path: find_config(path).with_options(
-                args.select, args.ignore, args.target_jax_version, args.profile, args.extend_select
-            )
-            for path in paths
-        }
-    except ConfigError as error:
-        return _error(str(error))
-    if args.show_settings:
-        _show_settings(configs, output_format)
-        return EXIT_CLEAN
-    texts, unreadable = _read_stdin(paths[0]) if stdin else ({}, None)
-
-    def run():
-        progress = None if args.quiet else _progress()
-        try:
-            return unreadable or check(
-                paths,
-                configs.__getitem__,
-                texts=texts,
-                jobs=args.jobs,
-                use_cache=not args.no_cache,
-                alone=stdin and args.stdin_filename is None,
-                progress=progress,
-            )
-        finally:
-            if progress is not None:
-                progress.close()
-
-    result = run()
-    for path in paths:  # a JAX000 when selected, as ruff's E902; else a note
-        if not (stdin or args.quiet or os.path.lexists(path) or configs[path].is_enabled(BAD_INPUT, path)):
-            print(f"jaxcheck: note: {path} not checked: no such file or folder", file=sys.stderr)
-    if args.diff:
-        return _diff(result, args)
-    fixed: list = []
-    if args.fix:
-        result, fixed = _fixed(result, run, args.unsafe_fixes)
-    findings = result.findings
-    if args.baseline:
-        try:
-            findings = _baseline(args.baseline, args.update_baseline, result)
-        except BaselineError as error:
-            return _error(str(error))
-    if args.add_noqa and findings is not None:
-        _add_noqa(findings)
-    if findings is None or args.add_noqa:
-        return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
-    result.findings = findings
-    try:
-        out = _open_output(args.output_file)
-    except OSError as error:
-        return _error(f"cannot write {args.output_file}: {error.strerror or error}")
-    try:
-        _report(args, output_format, result, texts, out, fixed)
-    finally:
-        if out is not sys.stdout:
-            out.close()
-    if result.internal_errors:
-        return EXIT_ERROR
-    if result.findings and not args.exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
-
-
-def _error(message: str) -> int:
-    print(f"jaxcheck: error: {message}", file=sys.stderr)
-    return EXIT_ERROR
-
-
-def _output_format(args: argparse.Namespace) -> str:
-    old = _OLD_FORMATS.get(args.format)
-    if old and args.output_format and old != args.output_format:
-        build_parser().error(f"--format {args.format} and --output-format {args.output_format} disagree")
-    return args.output_format or old or "concise"
-
-
-def _read_stdin(path: str):
-    """({path: the text of standard input}, None), decoded as Python decodes a file (BOM, coding cookie);
-    or ({}, a run whose one finding is the JAX000 of a file that cannot be decoded)."""
-    from jaxcheck.engine import Result
-    from jaxcheck.findings import BAD_INPUT, Finding
-    from jaxcheck.loading.source import SourceError, decode_source
-
-    try:
-        return {path: decode_source(sys.stdin.buffer.read())}, None
-    except SourceError as error:
-        return {}, Result(findings=[Finding(path, 1, 1, BAD_INPUT, str(error))], files=1)
-
-
-def _open_output(path: str | None):
-    if path is None:
-        return sys.stdout
-    folder = os.path.dirname(path)
-    if folder:
-        os.makedirs(folder, exist_ok=True)
-    return open(path, "w", encoding="utf-8")
-
-
-def _progress():
-    from jaxcheck.report.progress import progress_on
-
-    return progress_on(sys.stderr)
-
-
-def _report(args: argparse.Namespace, output_format: str, result, texts: dict[str, str], out, fixed: list) -> None:
-    """The findings on `out`; notes, statistics beside a machine format and the summary on stderr."""
-    from jaxcheck.report.formats import HUMAN_FORMATS, Sources, colour_wanted, write_findings, write_statistics
-
-    human = output_format in HUMAN_FORMATS
-    if not args.quiet:
-        for path, why in result.skipped:
-            print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
-        for note in result.notes:
-            print(f"jaxcheck: note: {note}", file=sys.stderr)
-    colour = human and out is sys.stdout and colour_wanted(args.color, out)  # a file is never painted (ruff's)
-    write_findings(output_format, result.findings, out, Sources(texts), colour)
-    if args.statistics:
-        # After flake8's lines; beside a machine format, on stderr, so as not to spoil it.
-        write_statistics(result.findings, out if human else sys.stderr)
-    if not args.quiet and (human or args.output_file):
-        _summary(result, fixed, args)
-
-
-def _baseline(file: str, update: bool, result) -> list | None:
-    """The findings the baseline FILE does not accept; None when the run wrote it instead."""
-    from jaxcheck.report.baseline import Baseline, split
-
-    baseline, findings, checked = Baseline(file, result.texts), result.findings, result.checked
-    exists = baseline.exists()
-    if update or not exists:
-        # Entries about files this run did not check stay as they are.
-        kept = [key for key in baseline.load().elements() if not baseline.covers(key, checked)] if exists else []
-        count = baseline.write([*kept, *(baseline.key(finding) for finding in findings)])
-        print(
-            f"jaxcheck: baseline {file} {'updated' if exists else 'written'}: it accepts {count} "
-            f"finding{'s' * (count != 1)}; `jaxcheck check --baseline {file}` reports only others",
-            file=sys.stderr,
-        )
-        return None
-    new, left = split(baseline, findings, baseline.load())
-    stale = sum(count for key, count in left.items() if baseline.covers(key, checked))
-    accepted = len(findings) - len(new)
-    print(
-        f"jaxcheck: {accepted} finding{'s' * (accepted != 1)} accepted by the baseline {file}"
-        + (f"; {stale} in it no longer found (`--update-baseline` drops them)" if stale else ""),
-        file=sys.stderr,
-    )
-    return new
-
-
-def _add_noqa(findings: list) -> None:
-    """`--add-noqa`: each reported line gets `# noqa` for its codes; a file with a JAX000 is left alone."""
-    from collections import defaultdict
-
-    from jaxcheck.loading.source import SourceError, read_bytes
-    from jaxcheck.report.noqa import NoqaError, add_noqa
-
-    bad = {finding.path for finding in findings if finding.code == BAD_INPUT}
-    wanted: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for finding in findings:
-        if finding.cell:  # its line is a cell's, not the file's
-            print(f"jaxcheck: note: {finding.path}: no `# noqa` added to a notebook: add it in cell {finding.cell}", file=sys.stderr)
-        elif finding.path not in bad and finding.code != UNUSED_NOQA:
-            wanted[finding.path][finding.line].add(finding.code)
-    lines = files = 0
-    for path, codes_by_line in sorted(wanted.items()):
-        try:
-            data, changed, refused = add_noqa(read_bytes(path), codes_by_line)
-            if changed:
-                with open(path, "wb") as stream:
-                    stream.write(data)
-        except (SourceError, NoqaError, OSError) as error:
-            print(f"jaxcheck: note: {path}: no `# noqa` added: {error}", file=sys.stderr)
-            continue
-        for line in refused:
-            print(f"jaxcheck: note: {path}:{line}: no `# noqa` added: the line ends inside a string or after a backslash", file=sys.stderr)
-        lines, files = lines + changed, files + bool(changed)
-    print(f"Added `# noqa` to {lines} line{'s' * (lines != 1)} in {files} file{'s' * (files != 1)}.", file=sys.stderr)
-
-
-def _fixed(result, run, unsafe: bool):
-    """Fix, write and check again until nothing more is fixed (a fix can
-    uncover another finding); the last result, and the findings fixed."""
-    from jaxcheck.fixes import fix_files, write_fixed
-
-    fixed = []
-    for _ in range(_MAX_FIX_PASSES):
-        fixes = fix_files(result.findings, unsafe)
-        if not fixes:
-            break
-        written = 0
-        for fix in fixes:
-            try:
-                write_fixed(fix.path, fix.after)
-            except OSError as error:
-                print(f"jaxcheck: error: cannot write the fixes of {fix.path}: {error.strerror or error}", file=sys.stderr)
-                continue
-            written += 1
-            fixed.extend(fix.applied)
-        result = run()
-        if not written:
-            break
-    return result, fixed
-
-
-_MAX_FIX_PASSES = 10  # ruff's loop stops at 100; each pass here is a whole check
-
-
-def _diff(result, args: argparse.Namespace) -> int:
-    """`--diff`: what `--fix` would change, as a unified diff; nothing is written."""
-    from jaxcheck.fixes import fix_files
-
-    fixes = fix_files(result.findings, args.unsafe_fixes)
-    for fix in fixes:
-        sys.stdout.write(fix.diff())
-    count = sum(len(fix.applied) for fix in fixes)
-    hint = "" if args.unsafe_fixes else _hidden_hint(result.findings, fixes)
-    if count:
-        print(f"Would fix {count} finding{'s' * (count != 1)}{hint}.", file=sys.stderr)
-    else:
-        print(f"No fixes available{hint}.", file=sys.stderr)
-    if result.internal_errors:
-        return EXIT_ERROR
-    return EXIT_FINDINGS if fixes and not args.exit_zero else EXIT_CLEAN
-
-
-def _summary(result, fixed: list, args: argparse.Namespace) -> None:
-    """ruff's closing lines: how many findings were found (and fixed), then
-    how many more a fix would remove, safe ones and unsafe ones."""
-    from jaxcheck.fixes import fix_for
-
-    findings = result.findings
-    files = len({finding.path for finding in [*findings, *fixed]})
-    found = len(findings) + len(fixed)
-    counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
-    print(
-        f"Found {found} finding{'s' * (found != 1)}{counts} in {files} "
-        f"file{'s' * (files != 1)} ({result.files} checked"
-        + (f", {len(result.skipped)} skipped" if result.skipped else "")
-        + ").",
-        file=sys.stderr,
-    )
-    # A finding's fix is known from its file's syntax tree: only the files of findings whose code has fixes are parsed.
-    kinds = [kind for kind in map(fix_for, findings) if kind is not None]
-    safe = sum(kind.safe or args.unsafe_fixes for kind in kinds)
-    hidden = len(kinds) - safe
-    hint = f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
-    if safe and not args.fix:
-        print(f"[*] {safe} fixable with the `--fix` option{hint}.", file=sys.stderr)
-    elif hidden:
-        print(f"No fixes available{hint}.", file=sys.stderr)
-
-
-def _hidden_hint(findings: list, fixes: list) -> str:
-    from jaxcheck.fixes import hidden_unsafe
-
-    applied = {finding for fix in fixes for finding in fix.applied}
-    hidden = hidden_unsafe(finding for finding in findings if finding not in applied)
-    return f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""
-
-
-def _show_settings(configs: dict, output_format: str) -> None:
-    from jaxcheck.model.jax_versions import FACTS, describe_outcomes
-    from jaxcheck.loading.project import find_project
-
-    for path, config in configs.items():
-        project = find_project(path)
-        config = config.for_project(project.root)
-        options, target = config.options, config.options.target
-        every = "every code"
-        print(f"{path}:")
-        print(f"  project: {project.root}")
-        print(f"  config file: {config.source or 'none (the defaults)'}")
-        print(f"  profile: {config.profile}")
-        print(f"  output format: {output_format}")
-        print(f"  target JAX: {target.describe()} ({target.source})")
-        for fact in FACTS:
-            if fact.since:
-                print(f"    {fact.text}: {describe_outcomes(fact.key, target)}")
-        print(f"  select: {', '.join(config.select) if config.select is not None else every}")
-        print(f"  ignore: {', '.join(config.ignore) or 'nothing'}")
-        for name, values in (
-            ("per-file-ignores", [f"{pattern} = {', '.join(codes)}" for pattern, codes in config.per_file_ignores]),
-            ("exclude", config.exclude),
-            ("extra-transforms", [name for name, _ in options.transforms]),
-            ("static-bases", options.static_bases),
-            ("singletons", options.singletons),
-        ):
-            print(f"  {name}: {'; '.join(values) or 'none'}")
 
 
 if __name__ == "__main__":
