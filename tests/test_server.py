@@ -226,7 +226,7 @@ def test_without_pygls_the_server_says_what_to_install(monkeypatch, capsys):
 def test_a_document_is_checked_with_its_unsaved_text_and_the_project_around_it(tmp_path):
     root = project(tmp_path)
     settings, integrate = str(root / "pkg/settings.py"), str(root / "pkg/integrate.py")
-    session = Session()
+    session = Session(jobs=1)  # in this process, which imported JAX: no forked workers
     found = session.findings({settings: SETTINGS, integrate: INTEGRATE})
     assert sorted((f.line, f.code) for f in found[settings]) == [(1, "JAX101"), (1, "JAX102")]
     assert found[integrate] == []
@@ -237,7 +237,7 @@ def test_a_document_is_checked_with_its_unsaved_text_and_the_project_around_it(t
 def test_the_projects_config_is_honoured_and_read_again(tmp_path):
     root = project(tmp_path)
     demo = str(root / "demo.py")
-    session = Session()
+    session = Session(jobs=1)  # in this process, which imported JAX: no forked workers
     assert sorted(f.code for f in session.findings({demo: BUGGY})[demo]) == ["JAX101", "JAX102"]
     write(root, "pyproject.toml", PYPROJECT + '\n[tool.jaxcheck.per-file-ignores]\n"demo.py" = ["JAX102"]\n')
     assert [f.code for f in session.findings({demo: BUGGY})[demo]] == ["JAX101"]

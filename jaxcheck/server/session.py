@@ -20,8 +20,10 @@ from jaxcheck.loading.project import Project
 
 
 class Session:
-    def __init__(self) -> None:
+    def __init__(self, jobs: int | None = None) -> None:
         self._caches: dict[str, WarmFactsCache] = {}  # project root -> its cache, for the whole session
+        # Workers start only for a cold project's many files; the server starts them with `spawn`.
+        self._jobs = jobs or os.cpu_count() or 1
 
     def findings(self, texts: dict[str, str]) -> dict[str, list[Finding]]:
         """The findings of each document, by absolute path, given the unsaved
@@ -48,7 +50,7 @@ class Session:
                 list(configs),
                 configs.__getitem__,
                 texts={path: texts[path] for path in configs},
-                jobs=os.cpu_count() or 1,  # workers start only for a cold project's many files
+                jobs=self._jobs,
                 cache_for=self._cache_for,
             )
             for finding in result.findings:
