@@ -40,6 +40,9 @@ class Finding:
     # What to write instead, one short sentence (the message says what is wrong).
     fix: str = ""
     related: tuple[Related, ...] = ()
+    # JAX raises on every execution of the reported code: no run ever computed
+    # anything from it, so a fix there cannot change a result (a safe fix).
+    raises: bool = False
     # In a notebook, the cell (1-based among all its cells, as Jupyter and
     # ruff count) and `line` is the line within it; 0 in a Python file.
     cell: int = 0

@@ -235,6 +235,16 @@ def test_a_list_literal_fix_is_safe_where_jax_raises_and_unsafe_under_checkpoint
     assert [(kind.safe, kind.title) for kind in jit] == [(True, "Replace the list with a tuple")]
     case = CASES[[case.name for case in CASES].index("unsafe_list_under_checkpoint.py")]
     assert [kind.safe for kind in _fix_of(case.read_text(), "JAX106")] == [False]
+    # The level comes from what the rule knows (JAX raises there), never from the message's words.
+    from dataclasses import replace
+
+    from jaxcheck.fixes import fix_for
+
+    text = case.read_text()
+    (finding,) = [finding for finding in findings_of(text)[0] if finding.code == "JAX106"]
+    assert not finding.raises
+    assert fix_for(replace(finding, message=f"{finding.message}: ValueError"), text).safe is False
+    assert fix_for(replace(finding, raises=True), text).safe is True
 
 
 def test_no_fix_where_it_would_break_the_program_or_its_meaning():

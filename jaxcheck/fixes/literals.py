@@ -28,14 +28,13 @@ def literal_fix(finding: Finding, located: Located) -> Edit | None:
     node = nodes[0]
     if isinstance(node, cst.Dict) and any(isinstance(element, cst.StarredDictElement) for element in node.elements):
         return None  # `{**a, "b": 1}`: no pairs to write
-    raises = "ValueError" in finding.message or "ValueError" in finding.fix
     if isinstance(node, cst.Dict):
         return Edit(FixKind(UNSAFE, "Replace the dict with a tuple of (key, value) pairs"), node, _pairs)
     if isinstance(node, (cst.List, cst.ListComp)):
         title = "Replace the list with a tuple"
     else:
         title = "Replace the set with a frozenset"
-    return Edit(FixKind(SAFE if raises else UNSAFE, title), node, _hashable)
+    return Edit(FixKind(SAFE if finding.raises else UNSAFE, title), node, _hashable)
 
 
 def _hashable(node: cst.BaseExpression) -> cst.BaseExpression:

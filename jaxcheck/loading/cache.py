@@ -30,7 +30,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 25
+FORMAT = 26
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
 _OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|\.tmp-.*")  # what jaxcheck writes here

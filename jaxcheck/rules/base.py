@@ -44,6 +44,7 @@ class Rule:
         fix: str,
         related: tuple[Related, ...] = (),
         evidence: bool = True,
+        raises: bool = False,
     ) -> Finding:
         """`message` says what is wrong and where it became static, `fix` what to
         write instead; the why is the rule's page. A place in the finding's own
@@ -51,7 +52,7 @@ class Rule:
         if not path.endswith(".ipynb"):  # a notebook's places are named by cell when reported
             message = re.sub(re.escape(path) + r":(?=\d)", "line ", message)
         return Finding(
-            path, location.line, location.column, self.code, message, strict_only=not evidence, fix=fix,
+            path, location.line, location.column, self.code, message, strict_only=not evidence, fix=fix, raises=raises,
             related=tuple(sorted({item for item in related if (item.path, item.line) != (path, location.line)}))[:_RELATED],
         )
 

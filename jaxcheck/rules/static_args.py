@@ -830,6 +830,7 @@ class UnhashableStatic(ClassRule):
                     use.location,
                     f"{what}: it is unhashable, so JAX raises {_UNHASHABLE_ERROR} on this call",
                     f"Pass {_INSTEAD[kind]} instead",
+                    raises=True,
                 )
                 continue
             repeated = runs_repeatedly(model, use.path, use.call or use.location)
