@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
+from jaxcheck.collector import few_collections
 from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
@@ -59,6 +60,11 @@ def check(
     flake8, and a project is judged once per process. `cache_for(project)`
     gives the cache a caller keeps between runs (the language server's).
     """
+    with few_collections():
+        return _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progress, cache_for)
+
+
+def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progress, cache_for) -> Result:
     from jaxcheck.loading.loader import Pool
 
     given = {os.path.abspath(path): text for path, text in (texts or {}).items()}

@@ -121,25 +121,30 @@ class _PositionState(CodegenState):
         self.starts: dict[int, tuple[int, int]] = {}
 
     def _advance(self, text: str) -> None:
-        pieces = _NEWLINE.split(text)
-        if len(pieces) == 1:
+        if "\n" not in text and "\r" not in text:  # nearly every token: no split
             self.column += len(text)
-        else:
-            self.line += len(pieces) - 1
-            self.column = len(pieces[-1])
+            return
+        pieces = _NEWLINE.split(text)
+        self.line += len(pieces) - 1
+        self.column = len(pieces[-1])
 
     def add_indent_tokens(self) -> None:
         for token in self.indent_tokens:
             self._advance(token)
 
     def add_token(self, value: str) -> None:
-        self._advance(value)
+        if "\n" in value or "\r" in value:
+            self._advance(value)
+        else:
+            self.column += len(value)
 
     def pop_trailing_newline(self) -> None:
         pass
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        self.starts.setdefault(id(node), (self.line, self.column))
+        # Each node is generated once; `record_syntactic_position`, called
+        # later for the same node, corrects this where its syntax starts later.
+        self.starts[id(node)] = (self.line, self.column)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         pass

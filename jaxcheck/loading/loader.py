@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
+from jaxcheck.collector import in_worker
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
@@ -288,7 +289,7 @@ class Pool:
 
     def get(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers)
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=in_worker)
         return self._executor
 
     def reset(self) -> None:

@@ -1,0 +1,83 @@
+"""Every speed shortcut leaves the findings as they were, on real code.
+
+The collector settings (`jaxcheck/collector.py`) and the position pass
+(`extraction/tree.py`) are checked here against the plain way: Python's
+default collector, and LibCST's own `PositionProvider`. The code is the
+installed equinox and flax (none of it ours) and the bundled fixtures, which
+hold a finding of every rule.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import glob
+import importlib.util
+import os
+from unittest import mock
+
+import libcst as cst
+import pytest
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+import jaxcheck.engine as engine
+from jaxcheck.config import find_config
+from jaxcheck.extraction.tree import Positions
+
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
+
+
+def _installed(name: str) -> str:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"{name} is not installed")
+    return list(spec.submodule_search_locations)[0]
+
+
+def _findings():
+    installed = engine.check([_installed("equinox"), _installed("flax")], find_config, jobs=1, use_cache=False)
+    fixtures = engine.check([FIXTURES], find_config, jobs=1, alone=True)  # each file a project: the repository unread
+    return installed.files, installed.findings + fixtures.findings
+
+
+def test_the_collector_settings_change_no_finding_on_real_code():
+    files, tuned = _findings()
+    with mock.patch.object(engine, "few_collections", contextlib.nullcontext):
+        plain_files, plain = _findings()
+    assert files == plain_files > 150
+    assert len({finding.code for finding in plain}) > 10  # the input reaches every rule
+    assert tuned == plain
+
+
+def test_a_run_gives_the_collector_back_as_it_found_it():
+    threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
+    engine.check([os.path.join(FIXTURES, "JAX101")], find_config, jobs=1, alone=True)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, frozen)
+
+
+# What the extraction asks the position of: expressions, statements, arguments, elements.
+_LOCATED = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Arg, cst.BaseElement, cst.BaseDictElement, cst.Param)
+
+
+def _modules(*packages: str, every: int = 1) -> list[str]:
+    files = []
+    for package in packages:
+        files += sorted(glob.glob(os.path.join(_installed(package), "**", "*.py"), recursive=True))[::every]
+    return files
+
+
+@pytest.mark.parametrize("path", _modules("equinox") + _modules("flax", every=4), ids=lambda path: path.rsplit("site-packages", 1)[-1])
+def test_positions_are_where_libcst_itself_puts_them(path):
+    with open(path, encoding="utf-8") as handle:
+        tree = cst.parse_module(handle.read())
+    theirs = MetadataWrapper(tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    ours = Positions(tree)
+    compared = 0
+    for node, where in theirs.items():
+        if not isinstance(node, _LOCATED):
+            continue
+        if isinstance(node, cst.Tuple) and node.lpar:  # ours keeps a tuple's parentheses, as Python's `ast` does
+            continue
+        assert ours.start(node) == (where.start.line, where.start.column + 1), (type(node).__name__, where.start)
+        compared += 1
+    assert compared > 0 or not tree.body
