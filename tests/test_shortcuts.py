@@ -81,3 +81,18 @@ def test_positions_are_where_libcst_itself_puts_them(path):
         assert ours.start(node) == (where.start.line, where.start.column + 1), (type(node).__name__, where.start)
         compared += 1
     assert compared > 0 or not tree.body
+
+
+def test_the_node_classes_compared_by_identity_have_no_subclasses():
+    """The extraction compares `type(node) is cst.Name` (isinstance's ABC check
+    costs more than the comparison): right only while LibCST subclasses none of them."""
+    import re
+
+    import jaxcheck.extraction.module as module
+    import jaxcheck.extraction.tree as tree
+
+    source = "".join(open(m.__file__, encoding="utf-8").read() for m in (module, tree))
+    names = set(re.findall(r"\bis (?:not )?cst\.(\w+)", source))
+    names |= {cls.__name__ for group in (module._DISPLAYS, module._COMPREHENSIONS, module._NUMBERS_AND_STRINGS) for cls in group}
+    assert len(names) > 15
+    assert [name for name in sorted(names) if getattr(cst, name).__subclasses__()] == []

@@ -42,6 +42,9 @@ _STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._datacla
 _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
 _CONTAINERS = (cst.Tuple, cst.List, cst.Set, cst.Dict)
+_DISPLAYS = frozenset({cst.Tuple, cst.List, cst.Set})
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_NUMBERS_AND_STRINGS = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
 # Calls whose own arguments are kept one level deeper when they are passed:
 # containers built from the values written, and functions wrapped before a jit.
 _WRAPPING_CALLS = frozenset({"builtins.frozenset", "builtins.tuple", "builtins.dict", *f.WRAPPERS})
@@ -362,10 +365,11 @@ class _Extractor:
         stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str], _Context]] = [(node, None, frozenset(), outside)]
         while stack:
             current, parent, shadowed, context = stack.pop()
-            if isinstance(current, cst.Name):
+            node_type = type(current)  # LibCST's node classes are final: `is` spares isinstance's ABC check
+            if node_type is cst.Name:
                 self._name_use(current, parent, shadowed, scope, context)
                 continue
-            if isinstance(current, cst.Call):
+            if node_type is cst.Call:
                 self._call(current, scope, shadowed, context)
                 # Arguments are pushed with the call as their parent, so that a
                 # parameter passed on is known by what it is passed to.
@@ -373,7 +377,7 @@ class _Extractor:
                 for arg in current.args:
                     stack.append((arg.value, current, shadowed, context))
                 continue
-            elif isinstance(current, cst.Lambda):
+            elif node_type is cst.Lambda:
                 # Defaults are read where the lambda is made; the body sees its parameters.
                 parameters = all_parameters(current.params)
                 for param, _ in parameters:
@@ -383,7 +387,7 @@ class _Extractor:
                 body = _Context((*context.lambdas, self.location(current)), context.repeated)
                 stack.append((current.body, current, inner, body))
                 continue
-            elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            elif node_type in _COMPREHENSIONS:
                 # The first iterable is evaluated once, where the comprehension is;
                 # the rest runs on every item.
                 first = current.for_in
@@ -394,11 +398,11 @@ class _Extractor:
                     parts = [part for part in children(child) if part is not first.iter] if child is first else [child]
                     stack.extend((part, child if child is first else current, inner, repeated) for part in parts)
                 continue
-            elif isinstance(current, cst.Attribute):
+            elif node_type is cst.Attribute:
                 # Only the object is a name use; `.attr` is not. A whole chain
                 # `p.solver.dt` is one use of `p`, with the chain as its parent.
                 base = current.value
-                while isinstance(base, cst.Attribute):
+                while type(base) is cst.Attribute:
                     base = base.value
                 stack.append((base if isinstance(base, cst.Name) else current.value, current, shadowed, context))
                 continue
@@ -579,9 +583,10 @@ class _Extractor:
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
-        if isinstance(node, cst.Name) and node.value in _CONSTANTS:
+        node_type = type(node)
+        if node_type is cst.Name and node.value in _CONSTANTS:
             return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
-        if isinstance(node, (cst.Name, cst.Attribute)):
+        if node_type is cst.Name or node_type is cst.Attribute:
             dotted = dotted_name(node)
             if dotted is None:
                 return f.Value(f.OTHER, location)
@@ -589,18 +594,18 @@ class _Extractor:
             if head in shadowed:
                 return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
             return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
-        if isinstance(node, cst.Call):
+        if node_type is cst.Call:
             return self._call_value(node, scope, location, shadowed, depth)
-        if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)):
+        if node_type in _NUMBERS_AND_STRINGS:
             return f.Value(f.CONSTANT, location, literal=_literal(node.value))
-        if isinstance(node, (cst.ConcatenatedString, cst.FormattedString)):
+        if node_type is cst.ConcatenatedString or node_type is cst.FormattedString:
             return f.Value(f.CONSTANT, location)
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        if node_type is cst.UnaryOperation and isinstance(node.operator, cst.Minus):
             operand = self.value(node.expression, scope, shadowed, depth - 1)
             if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
                 return f.Value(f.CONSTANT, location, literal=-operand.literal)
             return f.Value(f.OTHER, location)
-        if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
+        if node_type in _DISPLAYS:
             kind = {cst.Tuple: f.TUPLE, cst.List: f.LIST, cst.Set: f.SET}[type(node)]
             elements = tuple(
                 f.Value(f.OTHER, self.location(element), literal="*")
@@ -612,13 +617,13 @@ class _Extractor:
             if all(element.kind == f.CONSTANT for element in elements):
                 literal = tuple(element.literal for element in elements)
             return f.Value(kind, location, args=elements, literal=literal)
-        if isinstance(node, cst.GeneratorExp):
+        if node_type is cst.GeneratorExp:
             return self._getattrs(node, scope, shadowed, depth) or f.Value(f.OTHER, location)
-        if isinstance(node, cst.ListComp):
+        if node_type is cst.ListComp:
             return f.Value(f.LIST, location)
-        if isinstance(node, cst.SetComp):
+        if node_type is cst.SetComp:
             return f.Value(f.SET, location)
-        if isinstance(node, cst.Dict) and depth > 0:
+        if node_type is cst.Dict and depth > 0:
             items = tuple(
                 (key, self.value(element.value, scope, shadowed, depth - 1))
                 for element in node.elements
@@ -627,26 +632,26 @@ class _Extractor:
                 and isinstance(key := _literal(element.key.value), str)
             )
             return f.Value(f.DICT, location, keywords=items)
-        if isinstance(node, (cst.Dict, cst.DictComp)):
+        if node_type is cst.Dict or node_type is cst.DictComp:
             return f.Value(f.DICT, location)
-        if isinstance(node, cst.Lambda):
+        if node_type is cst.Lambda:
             if depth <= 0:
                 return f.Value(f.LAMBDA, location)
             names = tuple(param.name.value for param, _ in all_parameters(node.params))
             body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
             return f.Value(f.LAMBDA, location, args=(body,), literal=names)
-        if isinstance(node, cst.NamedExpr):
+        if node_type is cst.NamedExpr:
             return self.value(node.value, scope, shadowed, depth)
-        if isinstance(node, cst.BooleanOperation) and isinstance(node.operator, cst.Or):
+        if node_type is cst.BooleanOperation and isinstance(node.operator, cst.Or):
             # `items or []`: what the default path stores, but not what every run builds.
             return f.Value(f.OTHER, location, args=(self.value(node.right, scope, shadowed, depth - 1),), literal=f.FALLBACK)
-        if isinstance(node, cst.IfExp):
+        if node_type is cst.IfExp:
             # `[] if items is None else items`: either branch is stored on some path.
             branches = (node.body, node.orelse)
             return f.Value(
                 f.OTHER, location, args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches), literal=f.FALLBACK
             )
-        if isinstance(node, cst.BinaryOperation):
+        if node_type is cst.BinaryOperation:
             operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
             return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
         return f.Value(f.OTHER, location)

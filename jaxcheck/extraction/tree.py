@@ -102,10 +102,10 @@ def all_parameters(params: cst.Parameters) -> list[tuple[cst.Param, str]]:
 def dotted_name(node: cst.CSTNode) -> str | None:
     """`a.b.c` for a Name/Attribute chain, None for anything else."""
     parts = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:  # LibCST's node classes are final: `is` spares isinstance's ABC check
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))
@@ -153,7 +153,7 @@ class _PositionState(CodegenState):
         # Nodes call this where their own syntax starts: statements after their
         # leading comments and decorators, expressions inside their parentheses.
         # A tuple keeps its parentheses, as in Python's `ast`.
-        if not isinstance(node, cst.Tuple):
+        if type(node) is not cst.Tuple:
             self.starts[id(node)] = (self.line, self.column)
         return _NO_CONTEXT
 
