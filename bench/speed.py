@@ -89,14 +89,16 @@ class Run:
 
 
 def measure(command: list[str], cwd: str) -> Run:
-    start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        sys.exit(f"bench: {' '.join(command)} failed with {code}:\n{process.stderr.read().decode()}")
-    process.stderr.close()
+    # stderr to a file, not a pipe: a run that writes more than a pipe holds would wait for a reader.
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):
+            errors.seek(0)
+            sys.exit(f"bench: {' '.join(command)} failed with {code}:\n{errors.read().decode()}")
     # ru_maxrss is in kB on Linux: the largest of the process and the children it waited for.
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
