@@ -83,7 +83,7 @@ def project_name(name: str, import_roots: dict[str, str]) -> str:
     return name if module is None else module + dot + rest
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     """A 1-based line and 1-based column."""
 
@@ -120,7 +120,7 @@ _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.
 _NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Value:
     """What an expression is, as far as its syntax tells."""
 
@@ -150,14 +150,14 @@ class Value:
         return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Parameter:
     name: str
     kind: str  # "positional", "vararg", "keyword", "varkw" (positional covers pos-only)
     annotation: tuple[Ref, ...] = ()  # what the annotation names (Optional/unions unwrapped)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ParameterUse:
     """How a function body (nested functions included) uses one parameter."""
 
@@ -172,7 +172,7 @@ class ParameterUse:
         return tuple(sorted({chain[0] for chain in self.reads}))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LocalUse:
     """How a function uses a local it binds to a call's result, or a nested
     function it decorates: enough to tell a throwaway from a kept value."""
@@ -185,7 +185,7 @@ class LocalUse:
     passed: bool = False  # passed as an argument to a call (which may or may not keep it)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Closure:
     """A lambda that reads attributes of a parameter of the function it is made in."""
 
@@ -193,7 +193,7 @@ class Closure:
     reads: tuple[Ref, ...]  # the parameters with the attributes read: `self.scale` of `Model.__init__`
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FunctionFacts:
     qualname: str  # absolute, e.g. "pkg.mod.Vehicle.wheels"
     name: str
@@ -250,7 +250,7 @@ class FunctionFacts:
         return self.parameters[0].name if self.is_instance_method else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Binding:
     """`name = value` in a scope (module, class body or function)."""
 
@@ -261,7 +261,7 @@ class Binding:
     conditional: bool = False  # inside an `if`, loop, `try` or `match` of its scope: the name may keep an earlier value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AttributeWrite:
     """`target.attribute = ...`, `del target.attribute` or `setattr(target, "attribute", ...)`."""
 
@@ -272,7 +272,7 @@ class AttributeWrite:
     value: Value | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemWrite:
     """`target[key] = ...`, `target[key] += ...` or `del target[key]`: a container or array changed in place."""
 
@@ -281,7 +281,7 @@ class ItemWrite:
     function: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClassAttribute:
     """A name assigned or annotated in a class body (a field, for dataclasses)."""
 
@@ -291,7 +291,7 @@ class ClassAttribute:
     value: Value | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClassFacts:
     qualname: str
     name: str
@@ -303,7 +303,7 @@ class ClassFacts:
     attributes: tuple[ClassAttribute, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     path: str
     module: str  # dotted module name

@@ -222,6 +222,23 @@ def test_jobs_2_gives_the_same_findings_as_jobs_1(tmp_path: Path) -> None:
     assert sorted(parallel_records, key=key) == sorted(serial_records, key=key)
 
 
+def test_jobs_2_finds_the_syntax_errors_of_files_not_parsed(tmp_path: Path) -> None:
+    # Files the build never parses (no JAX in them) have their syntax checked by
+    # the workers while the model runs: their errors must be the same as with --jobs 1.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    write(tmp_path, "pkg/model.py", BUGGY)
+    for number in range(40):
+        write(tmp_path, f"pkg/plain{number:02}.py", "x = = 1\n" if number % 7 == 0 else f"value = {number}\n")
+    serial = jaxcheck_run("check", "--output-format", "json", "--no-cache", "--jobs", "1", ".", cwd=tmp_path)
+    parallel = jaxcheck_run("check", "--output-format", "json", "--no-cache", "--jobs", "2", ".", cwd=tmp_path)
+    found = {(r["path"], r["line"], r["code"]) for r in json.loads(serial.stdout)}
+    assert {(path, code) for path, _, code in found if code == "JAX000"} == {
+        (f"./pkg/plain{number:02}.py", "JAX000") for number in range(0, 40, 7)
+    }
+    assert {(r["path"], r["line"], r["code"]) for r in json.loads(parallel.stdout)} == found
+    assert serial.returncode == parallel.returncode == 1
+
+
 def test_no_cache_is_accepted(project: Path) -> None:
     completed = jaxcheck_run("check", "--no-cache", "pkg", cwd=project)
     assert completed.returncode == 1, completed.stderr

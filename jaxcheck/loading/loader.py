@@ -9,8 +9,9 @@ is unchanged.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
@@ -31,6 +32,7 @@ from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
+_SYNTAX_CHUNK = 16  # files per syntax job sent to a worker: fewer round trips
 
 
 def display_path(path: str) -> str:
@@ -71,6 +73,8 @@ class Workspace:
         for path, text in (texts or {}).items():
             self._keep(path, text)
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
+        self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
+        self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -132,6 +136,7 @@ class Workspace:
             if not wanted:
                 break
             self._load(wanted)
+        self._start_syntax_check()
         return list(self.facts.values())
 
     def _canonical(self, names: set[str]) -> set[str]:
@@ -185,28 +190,60 @@ class Workspace:
         text = self.text(path)
         if path in self.bad:
             return self.bad[path]
-        if self.cache.known_valid(text):
+        if self._known_valid(path):
             return None
         problem = syntax_error_of(text, shown_as or display_path(path))
         if problem is None:
             self.cache.mark_valid(text)
         return problem
 
+    def _known_valid(self, path: str) -> bool:
+        return path in self._valid or self.cache.known_valid(self.text(path))
+
     def check_syntax(self, paths: list[str]) -> None:
-        """Ask Python's parser about each text not known valid, in a pool for
-        many: `syntax_error` then answers from the cache."""
-        pending = [path for path in paths if path not in self.bad and not self.cache.known_valid(self.text(path))]
-        if self.pool is None or len(pending) < 2 * _MIN_FILES_PER_WORKER:
-            return
-        jobs = [(self.texts[path], display_path(path)) for path in pending]
+        """Ask Python's parser about each text not known valid, in the pool for
+        many: `syntax_error` then answers from the cache. The checked files the
+        build did not parse were asked already, while the model ran."""
+        pending = [path for path in paths if path not in self.bad and not self._known_valid(path)]
+        asked, self._syntax_asked = self._syntax_asked, {}
+        if self.pool is not None and len([path for path in pending if path not in asked]) >= 2 * _MIN_FILES_PER_WORKER:
+            asked.update(self._ask_syntax([path for path in pending if path not in asked]))
         try:
-            problems = list(self.pool.get().map(_syntax_job, jobs, chunksize=8))
+            for path in pending:
+                future = asked.get(path)
+                if future is not None and future.result()[path] is None:
+                    self._valid.add(path)
+                    self.cache.mark_valid(self.texts[path])
+        except BrokenProcessPool:
+            self.pool.reset()  # `syntax_error` asks in this process instead
+        for future in asked.values():
+            future.cancel()
+
+    def _start_syntax_check(self) -> None:
+        """The workers check the syntax of the checked files not parsed, while this process runs the model."""
+        if self.pool is None:
+            return
+        pending = [
+            path
+            for path in self.checked
+            if path not in self.facts and path not in self.bad and not self._known_valid(path)
+        ]
+        if len(pending) >= 2 * _MIN_FILES_PER_WORKER:
+            self._syntax_asked = self._ask_syntax(pending)
+
+    def _ask_syntax(self, paths: list[str]) -> dict[str, Future]:
+        """Each path -> the future of its chunk's verdicts (path -> JAX000 or None)."""
+        try:
+            executor = self.pool.get()
+            asked = {}
+            for start in range(0, len(paths), _SYNTAX_CHUNK):
+                chunk = paths[start : start + _SYNTAX_CHUNK]
+                future = executor.submit(_syntax_chunk, [(path, self.texts[path], display_path(path)) for path in chunk])
+                asked.update(dict.fromkeys(chunk, future))
+            return asked
         except BrokenProcessPool:
             self.pool.reset()
-            return  # `syntax_error` asks in this process instead
-        for path, problem in zip(pending, problems):
-            if problem is None:
-                self.cache.mark_valid(self.texts[path])
+            return {}
 
     def _load(self, paths: list[str]) -> None:
         """Facts for each path: from the cache, else parsed (in a pool for many files)."""
@@ -232,7 +269,8 @@ class Workspace:
         jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
-        if self.pool is not None and len(pending) >= 2 * _MIN_FILES_PER_WORKER:
+        # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
+        if self.pool is not None and len(pending) >= (self.pool.workers if self.pool.started else 2 * _MIN_FILES_PER_WORKER):
             try:
                 outcomes = self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2))
             except BrokenProcessPool:
@@ -246,6 +284,7 @@ class Workspace:
             if facts is not None:
                 self.facts[path] = facts
                 self.cache.store(key, facts)
+                self._valid.add(path)
                 self.cache.mark_valid(text)
             else:
                 self.bad[path] = problem
@@ -287,9 +326,14 @@ class Pool:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
 
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
     def get(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=in_worker)
+            _load_parser()  # before the workers fork: LibCST is loaded once, not in each of them
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
         return self._executor
 
     def reset(self) -> None:
@@ -299,6 +343,17 @@ class Pool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(cancel_futures=True)
+
+
+def _load_parser() -> None:
+    """LibCST imported; a worker started without forking (spawn, forkserver) does it once, at its start."""
+    importlib.import_module("jaxcheck.extraction")
+
+
+def _start_worker() -> None:
+    """A worker lives to parse: LibCST loaded, the collector set for it."""
+    _load_parser()
+    in_worker()
 
 
 def _nothing_excluded(path: str, is_dir: bool) -> bool:
@@ -320,8 +375,8 @@ def _isolated(job: tuple[str, str, str, bool]):
         return None, Finding(path, 1, 1, BAD_INPUT, message), True
 
 
-def _syntax_job(job: tuple[str, str]) -> Finding | None:
-    return syntax_error_of(*job)
+def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]:
+    return {path: syntax_error_of(text, shown) for path, text, shown in jobs}
 
 
 def _parse_job(job: tuple[str, str, str, bool]):

@@ -53,6 +53,11 @@ class Constants:
     def __init__(self, symbols: Symbols, functions: Functions) -> None:
         self.symbols = symbols
         self.functions = functions
+        # Memos: every change of a variable is asked about for each jitted function and each reader.
+        self._changes_of: dict[Ref, list[tuple[str, f.Location, str, str]]] = {}
+        self._first_runs_of: dict[Jitted, dict[tuple[str, str], f.Location]] = {}
+        self._variables: dict[Ref, Ref | None] = {}
+        self._traced: dict[str, list[str]] = {}
 
     @cached_property
     def jitted(self) -> list[Jitted]:
@@ -98,6 +103,12 @@ class Constants:
 
     def _traced_from(self, root: str) -> list[str]:
         """The function, the functions nested in it, and the project functions they call (a few calls deep)."""
+        known = self._traced.get(root)
+        if known is None:
+            known = self._traced[root] = self._traced_from_uncached(root)
+        return known
+
+    def _traced_from_uncached(self, root: str) -> list[str]:
         symbols = self.symbols
         seen = {root}
         frontier = [root]
@@ -118,6 +129,11 @@ class Constants:
     def _variable(self, read: Ref) -> Ref | None:
         """The variable a read names: a module-level name bound by assignment, or
         an enclosing function's local."""
+        if read not in self._variables:
+            self._variables[read] = self._variable_uncached(read)
+        return self._variables[read]
+
+    def _variable_uncached(self, read: Ref) -> Ref | None:
         if read.is_local:
             base = read.base
             return base if base in self.symbols.bindings else None
@@ -155,6 +171,12 @@ class Constants:
 
     def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
         """Where the value is changed once first bound: (file, where, how, enclosing function)."""
+        known = self._changes_of.get(variable)
+        if known is None:
+            known = self._changes_of[variable] = self._changes_uncached(variable)
+        return known
+
+    def _changes_uncached(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
         name = variable.dotted.rpartition(".")[2] if not variable.is_local else variable.name
         bindings = sorted(self.symbols.bindings.get(variable, ()), key=lambda binding: binding.location)
         home = variable.function if variable.is_local else ""
@@ -173,11 +195,15 @@ class Constants:
         return self.symbols.path_of.get(variable.name, "") or self._module_path(variable.name)
 
     def _module_path(self, qualname: str) -> str:
-        module = qualname.rpartition(".")[0]
+        return self._module_paths.get(qualname.rpartition(".")[0], "")
+
+    @cached_property
+    def _module_paths(self) -> dict[str, str]:
+        """Each module's name -> its file (the first, as the files are ordered)."""
+        found: dict[str, str] = {}
         for path, facts in self.symbols.modules.items():
-            if facts.module == module:
-                return path
-        return ""
+            found.setdefault(facts.module, path)
+        return found
 
     def _after_a_call(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> tuple[str, f.Location] | None:
         """A call that runs the jitted function before the change runs, as (file,
@@ -228,23 +254,35 @@ class Constants:
 
     def _call_before(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> f.Location | None:
         """A call in `scope` that runs the jitted function (itself, or a function that calls it) before `location`."""
-        for call in self._calls_by_scope.get((path, scope), []):
-            if call.location >= location:
-                return None
-            if call.ref is not None and self._runs(call.ref, jitted):
-                return call.location
-        return None
+        first = self._first_runs(jitted).get((path, scope))
+        return first if first is not None and first < location else None
 
-    def _runs(self, ref: Ref, jitted: Jitted) -> bool:
-        if ref in jitted.names or self.symbols.canonical(ref) in jitted.names:
-            return True
-        for callee in self.functions.callees(ref):
-            path = self.symbols.path_of.get(callee)
-            if path is None:
-                continue
-            if any(
-                call.ref is not None and (call.ref in jitted.names or self.symbols.canonical(call.ref) in jitted.names)
-                for call in self._calls_by_scope.get((path, callee), [])
-            ):
-                return True
-        return False
+    def _first_runs(self, jitted: Jitted) -> dict[tuple[str, str], f.Location]:
+        """(file, scope) -> the first call there that runs the jitted function:
+        a call of one of its names, or of a function whose own body calls one."""
+        known = self._first_runs_of.get(jitted)
+        if known is not None:
+            return known
+        direct = [item for name in jitted.names for item in self._calls_of.get(name, ())]
+        runners = {scope for path, scope, _ in direct if scope and self.symbols.path_of.get(scope) == path}
+        found: dict[tuple[str, str], f.Location] = {}
+        for path, scope, call in [*direct, *(item for runner in runners for item in self._callers.get(runner, ()))]:
+            first = found.get((path, scope))
+            if first is None or call.location < first:
+                found[path, scope] = call.location
+        self._first_runs_of[jitted] = found
+        return found
+
+    @cached_property
+    def _calls_of(self) -> dict[Ref, list[tuple[str, str, f.Value]]]:
+        """Each name -> the calls of it, by the name as written and with
+        re-exports followed: (file, calling scope, call)."""
+        found: dict[Ref, list[tuple[str, str, f.Value]]] = defaultdict(list)
+        for (path, scope), calls in self._calls_by_scope.items():
+            for call in calls:
+                if call.ref is not None:
+                    found[call.ref].append((path, scope, call))
+                    canonical = self.symbols.canonical(call.ref)
+                    if canonical != call.ref:
+                        found[canonical].append((path, scope, call))
+        return found

@@ -69,6 +69,7 @@ class Functions:
         self.table = table
         self._made: dict[str, list[Made]] = {}
         self._traced: dict[str, set[str]] = {}
+        self._callees: dict[Ref, tuple[str, ...]] = {}  # the same callee is asked about from every call of it
 
     @cached_property
     def compiled(self) -> list[Compiled]:
@@ -209,12 +210,18 @@ class Functions:
         own, base = self.symbols.find_method(sub, name), self.symbols.find_method(cls, name)
         return own is not None and own.is_instance_method and (base is None or own.qualname != base.qualname)
 
-    def callees(self, ref: Ref | None) -> list[str]:
+    def callees(self, ref: Ref | None) -> tuple[str, ...]:
         """The project functions a call of `ref` may run: a function, a class's
         `__init__`, a method of an object whose class is known, or the
         `__call__` of such an object."""
         if ref is None:
-            return []
+            return ()
+        known = self._callees.get(ref)
+        if known is None:
+            known = self._callees[ref] = tuple(self._callees_of(ref))
+        return known
+
+    def _callees_of(self, ref: Ref) -> list[str]:
         if not ref.is_local:
             canonical = self.symbols.canonical(ref).name
             if canonical in self.symbols.functions:
