@@ -7,19 +7,22 @@ there. The walk below is `module._Extractor`'s, node for node: the same order
 of statements (a compound statement's `else` and handlers before its body),
 the same last-in-first-out scan of expressions (LibCST's child order), the same
 positions (LibCST's columns are characters, `ast`'s UTF-8 bytes; a tuple's
-extra grouping parentheses and a generator's own are LibCST's). Where it cannot
-be sure of that, it declines (`Declined`) and the caller reads the file with
-LibCST: `match` statements, and on Python < 3.12 calls inside f-strings (whose
-positions `ast` gets wrong there). tests/test_ast_reader.py holds the two readers
-to identical facts on the installed JAX libraries.
+grouping parentheses and a generator's own are LibCST's). Where it cannot be
+sure of that it declines (`Declined`), and the caller reads the file with
+LibCST: a parenthesized tuple in an annotation's subscript, and before Python 3.12 an f-string holding a call
+whose nodes do not span their own text (`ast` computes their positions there).
+tests/test_ast_reader.py holds the two readers to identical facts on the
+installed JAX libraries.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import keyword
 import re
 import sys
+import tokenize
 
 from jaxcheck import facts as f
 from jaxcheck.extraction.module import (
@@ -38,6 +41,8 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _CONTAINERS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _IDENTITY = (ast.Is, ast.IsNot)
+_IDENTITY_TEST = object()  # the parent of an operand of `is` / `is not`: not a use
+_TRY_STAR = (ast.TryStar,) if sys.version_info >= (3, 11) else ()
 _FSTRING_POSITIONS_RIGHT = sys.version_info >= (3, 12)  # PEP 701: f-strings parsed with the rest
 # One string literal, prefix and all: a constant longer than that is an implicit concatenation.
 _STRING = re.compile(
@@ -63,6 +68,7 @@ class _Source:
 
     def __init__(self, text: str) -> None:
         self.lines = _NEWLINE.split(text)
+        self._comment_starts: dict[int, int] | None = None
 
     def column(self, line: int, offset: int) -> int:
         """The 0-based character column of a UTF-8 byte offset on a 1-based line."""
@@ -92,15 +98,28 @@ class _Source:
         return len(self.lines), len(self.lines[-1])  # the end of the text
 
     def previous_char(self, line: int, column: int) -> tuple[int, int, str]:
-        """The nearest character before (line, column) that is not blank, "" at the
-        start of the text; `Declined` past a line that may end in a comment."""
+        """The nearest character before (line, column) that is neither blank nor
+        in a comment, "" at the start of the text."""
         text = self.lines[line - 1][:column].rstrip(" \t\f")
         while not text and line > 1:
             line -= 1
-            text = self.lines[line - 1].rstrip(" \t\f\\")
+            text = self.lines[line - 1]
             if "#" in text:
-                raise Declined("a comment where parentheses are looked for")
+                text = text[: self._comments().get(line, len(text))]
+            text = text.rstrip(" \t\f\\")
         return line, len(text) - 1, text[-1:]
+
+    def _comments(self) -> dict[int, int]:
+        """Where each comment starts, by line: read once, for the rare file that asks."""
+        if self._comment_starts is None:
+            self._comment_starts = {}
+            try:
+                for token in tokenize.generate_tokens(io.StringIO("\n".join(self.lines)).readline):
+                    if token.type == tokenize.COMMENT:
+                        self._comment_starts[token.start[0]] = token.start[1]
+            except (tokenize.TokenError, SyntaxError):
+                raise Declined("a text the tokenizer refuses") from None
+        return self._comment_starts
 
 
 def _dotted_name(node: ast.AST) -> str | None:
@@ -128,9 +147,10 @@ def _arguments(node: ast.Call) -> list[tuple[str, ast.AST, ast.expr]]:
         else:
             found.append(("", arg, arg))
     keywords = [("**" if kw.arg is None else "=" + kw.arg, kw, kw.value) for kw in node.keywords]
-    if keywords and found and (keywords[0][1].lineno, keywords[0][1].col_offset) < (found[-1][1].lineno, found[-1][1].col_offset):
-        return sorted(found + keywords, key=lambda arg: (arg[1].lineno, arg[1].col_offset))
-    return found + keywords
+    arguments = found + keywords
+    if found and keywords:  # `f(x=1, *rest)`: a star may follow a keyword
+        arguments.sort(key=lambda argument: (argument[1].lineno, argument[1].col_offset))
+    return arguments
 
 
 def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None]]:
@@ -162,7 +182,11 @@ def _children(node: ast.AST) -> list[ast.AST]:
         return list(node.values)
     if isinstance(node, ast.Slice):
         return [part for part in (node.lower, node.upper, node.step) if part is not None]
-    return [child for child in ast.iter_child_nodes(node) if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop))]
+    return [
+        child
+        for child in ast.iter_child_nodes(node)
+        if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop))
+    ]
 
 
 def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
@@ -188,7 +212,9 @@ def _subscript_elements(node: ast.Subscript, source: _Source) -> list[ast.expr |
         if source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start):
             raise Declined("a parenthesized tuple in a subscript")  # LibCST: one element, the tuple
         items = index.elts
-    return [None if isinstance(item, ast.Slice) else item.value if isinstance(item, ast.Starred) else item for item in items]
+    return [
+        None if isinstance(item, ast.Slice) else item.value if isinstance(item, ast.Starred) else item for item in items
+    ]
 
 
 def _literal_string(source: _Source, node: ast.Constant) -> bool:
@@ -246,7 +272,9 @@ class _AstExtractor(_Extractor):
             self.function(node, scope)
         elif isinstance(node, ast.ClassDef):
             self.class_(node, scope)
-        elif isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match, *_TRY_STAR)):
+        elif isinstance(
+            node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match, *_TRY_STAR)
+        ):
             self.compound(node, scope)
         else:
             self.small_statement(node, scope)
@@ -335,7 +363,9 @@ class _AstExtractor(_Extractor):
             value = self.value(node.value, scope) if node.value is not None else None
             if scope.kind == CLASS and isinstance(node.target, ast.Name):
                 self._class_attributes[-1].append(
-                    f.ClassAttribute(node.target.id, self.location(node), self.annotation_refs(node.annotation, scope), value)
+                    f.ClassAttribute(
+                        node.target.id, self.location(node), self.annotation_refs(node.annotation, scope), value
+                    )
                 )
             elif value is not None or not isinstance(node.target, ast.Name):
                 self.bind_target(node.target, value, scope)
@@ -395,14 +425,18 @@ class _AstExtractor(_Extractor):
             base = _dotted_name(target.value)
             if base is not None:
                 self.writes.append(
-                    f.AttributeWrite(scope.resolve_dotted(base), target.attr, self.location(target), self._function_of(scope), value)
+                    f.AttributeWrite(
+                        scope.resolve_dotted(base), target.attr, self.location(target), self._function_of(scope), value
+                    )
                 )
             else:
                 self.scan(target.value, scope)
         elif isinstance(target, ast.Subscript):
             container = _dotted_name(target.value)
             if container is not None:
-                self.item_writes.append(f.ItemWrite(scope.resolve_dotted(container), self.location(target), self._function_of(scope)))
+                self.item_writes.append(
+                    f.ItemWrite(scope.resolve_dotted(container), self.location(target), self._function_of(scope))
+                )
             self.scan(target, scope)
 
     # Definitions
@@ -456,7 +490,9 @@ class _AstExtractor(_Extractor):
         self.statements(node.body, inner)
         attributes = self._class_attributes.pop()
         methods = tuple(
-            function.qualname for function in self.functions[first_function:] if function.class_qualname == inner.qualname
+            function.qualname
+            for function in self.functions[first_function:]
+            if function.class_qualname == inner.qualname
         )
         self.classes.append(
             f.ClassFacts(
@@ -514,7 +550,9 @@ class _AstExtractor(_Extractor):
                 left = _IDENTITY_TEST if all(isinstance(op, _IDENTITY) for op in current.ops) else current
                 stack.append((current.left, left, shadowed, context))
                 for op, comparator in zip(current.ops, current.comparators):
-                    stack.append((comparator, _IDENTITY_TEST if isinstance(op, _IDENTITY) else current, shadowed, context))
+                    stack.append(
+                        (comparator, _IDENTITY_TEST if isinstance(op, _IDENTITY) else current, shadowed, context)
+                    )
             else:
                 if isinstance(current, ast.FormattedValue) and not _FSTRING_POSITIONS_RIGHT:
                     self._check_positions(current.value)
@@ -540,7 +578,12 @@ class _AstExtractor(_Extractor):
         if not ref.is_local or local not in function_scope.parameters:
             tracked = self.tracked.get((function, local))
             if tracked is not None:
-                if isinstance(parent, ast.Call) and parent.func is node and not context.lambdas and scope.qualname == function:
+                if (
+                    isinstance(parent, ast.Call)
+                    and parent.func is node
+                    and not context.lambdas
+                    and scope.qualname == function
+                ):
                     tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
                 elif isinstance(parent, ast.Call) and not context.lambdas and scope.qualname == function:
                     tracked.passed = True
@@ -612,9 +655,11 @@ class _AstExtractor(_Extractor):
         if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
             kind = {ast.Tuple: f.TUPLE, ast.List: f.LIST, ast.Set: f.SET}[type(node)]
             elements = tuple(
-                f.Value(f.OTHER, self.location(element), literal="*")
-                if isinstance(element, ast.Starred)
-                else self.value(element, scope, shadowed, depth - 1)
+                (
+                    f.Value(f.OTHER, self.location(element), literal="*")
+                    if isinstance(element, ast.Starred)
+                    else self.value(element, scope, shadowed, depth - 1)
+                )
                 for element in node.elts
             )
             literal = None
@@ -645,14 +690,22 @@ class _AstExtractor(_Extractor):
         if isinstance(node, ast.NamedExpr):
             return self.value(node.value, scope, shadowed, depth)
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-            return f.Value(f.OTHER, location, args=(self.value(node.values[-1], scope, shadowed, depth - 1),), literal=f.FALLBACK)
+            return f.Value(
+                f.OTHER, location, args=(self.value(node.values[-1], scope, shadowed, depth - 1),), literal=f.FALLBACK
+            )
         if isinstance(node, ast.IfExp):
             branches = (node.body, node.orelse)
             return f.Value(
-                f.OTHER, location, args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches), literal=f.FALLBACK
+                f.OTHER,
+                location,
+                args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches),
+                literal=f.FALLBACK,
             )
         if isinstance(node, ast.BinOp):
-            operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
+            operands = (
+                self.value(node.left, scope, shadowed, depth - 1),
+                self.value(node.right, scope, shadowed, depth - 1),
+            )
             return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
         return f.Value(f.OTHER, location)
 
@@ -672,7 +725,9 @@ class _AstExtractor(_Extractor):
         names = self.value(loop.iter, scope, shadowed, 0)
         return f.Value(f.GETATTRS, self.location(node), args=(owner, names))
 
-    def _call_value(self, node: ast.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int) -> f.Value:
+    def _call_value(
+        self, node: ast.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
         callee = _dotted_name(node.func)
         if callee is not None and callee.partition(".")[0] in shadowed:
             callee = None
@@ -682,9 +737,11 @@ class _AstExtractor(_Extractor):
             if inner is not None and not scope.resolve_dotted(inner).is_local:
                 ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr}")
         args = tuple(
-            f.Value(f.OTHER, self.location(arg), literal="*")
-            if isinstance(arg, ast.Starred)
-            else self.value(arg, scope, shadowed, depth - 1)
+            (
+                f.Value(f.OTHER, self.location(arg), literal="*")
+                if isinstance(arg, ast.Starred)
+                else self.value(arg, scope, shadowed, depth - 1)
+            )
             for arg in node.args
         )
         keywords = tuple((kw.arg or "**", self.value(kw.value, scope, shadowed, depth - 1)) for kw in node.keywords)
@@ -784,10 +841,6 @@ class _AstExtractor(_Extractor):
                 if word is None or not keyword.iskeyword(word.group()):
                     return line, column  # a call's parentheses, not the tuple's
             line, column, end = before_line, before, (after[0], after[1] + 1)
-
-
-_IDENTITY_TEST = object()  # the parent of an operand of `is` / `is not`: not a use
-_TRY_STAR = (ast.TryStar,) if sys.version_info >= (3, 11) else ()
 
 
 # Scopes: `scopes.build_scopes` on `ast` nodes.
