@@ -99,7 +99,8 @@ def test_the_same_facts_as_libcst_on_each_construct(name: str) -> None:
 
 
 def test_a_declined_file_is_read_by_libcst() -> None:
-    text = "from typing import Optional\ndef f(x: Optional[(A, B)]): ...\n"  # LibCST: one index, a tuple; `ast` cannot tell it from two
+    # LibCST reads one index, a tuple; `ast` cannot tell it from two indexes.
+    text = "from typing import Optional\ndef f(x: Optional[(A, B)]): ...\n"
     with pytest.raises(Declined):
         ast_facts(text, "m.py", "m", False)
     assert facts_from_source(text, "m.py", "m", False, look_up_only=True) == facts_from_source(text, "m.py", "m", False)

@@ -25,7 +25,7 @@ def facts_from_source(
 
     `look_up_only`: the module is read for what it defines and calls, never
     for a finding or a fix, so Python's `ast` may read it (`ast_reader`: the
-    same facts at a tenth of the cost); LibCST reads what that reader declines.
+    same facts for a quarter of the CPU); LibCST reads what that reader declines.
     """
     if look_up_only:
         try:

@@ -229,7 +229,9 @@ class Workspace:
                     self.bad[path] = problem
                 continue
             pending.append((path, text, module, is_package, key))
-        jobs = [(display_path(path), text, module, is_package, look_up_only) for path, text, module, is_package, _ in pending]
+        jobs = [
+            (display_path(path), text, module, is_package, look_up_only) for path, text, module, is_package, _ in pending
+        ]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         if self.pool is not None and len(pending) >= 2 * _MIN_FILES_PER_WORKER:
