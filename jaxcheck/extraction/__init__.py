@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from jaxcheck.extraction.ast_reader import Declined, ast_facts
 from jaxcheck.extraction.module import extract_facts
 from jaxcheck.facts import ModuleFacts
 
@@ -17,8 +18,20 @@ class ParseError(Exception):
         self.column = column
 
 
-def facts_from_source(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts:
-    """Parse and extract; `ParseError` when LibCST cannot parse the text."""
+def facts_from_source(
+    text: str, path: str, module_name: str, is_package: bool = False, look_up_only: bool = False
+) -> ModuleFacts:
+    """Parse and extract; `ParseError` when LibCST cannot parse the text.
+
+    `look_up_only`: the module is read for what it defines and calls, never
+    for a finding or a fix, so Python's `ast` may read it (`ast_reader`: the
+    same facts for a quarter of the CPU); LibCST reads what that reader declines.
+    """
+    if look_up_only:
+        try:
+            return ast_facts(text, path, module_name, is_package)
+        except (Declined, SyntaxError, RecursionError, MemoryError):
+            pass  # a construct it cannot promise LibCST's facts for, or grammar newer than this Python
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as error:

@@ -121,7 +121,7 @@ class Workspace:
         if pattern is not None:
             modules = {name.rpartition(".")[2] for name, names in offered.items() if names}
             users = [path for path in files if path not in self.facts and uses(self.text(path), pattern, modules)]
-            self._load(users)
+            self._load(users, look_up_only=True)
             taking_part += users
         whole = set(taking_part)
         done: set[str] = set()
@@ -135,7 +135,7 @@ class Workspace:
             wanted = self._modules_for(self._canonical(named))
             if not wanted:
                 break
-            self._load(wanted)
+            self._load(wanted, look_up_only=True)
         self._start_syntax_check()
         return list(self.facts.values())
 
@@ -245,8 +245,9 @@ class Workspace:
             self.pool.reset()
             return {}
 
-    def _load(self, paths: list[str]) -> None:
-        """Facts for each path: from the cache, else parsed (in a pool for many files)."""
+    def _load(self, paths: list[str], look_up_only: bool = False) -> None:
+        """Facts for each path: from the cache, else parsed (in a pool for many
+        files); `look_up_only` for files that cannot hold a finding (`parse_facts`)."""
         pending = []
         for path in paths:
             if path in self.facts or path in self.bad:
@@ -266,7 +267,9 @@ class Workspace:
                     self.bad[path] = problem
                 continue
             pending.append((path, text, module, is_package, key))
-        jobs = [(display_path(path), text, module, is_package) for path, text, module, is_package, _ in pending]
+        jobs = [
+            (display_path(path), text, module, is_package, look_up_only) for path, text, module, is_package, _ in pending
+        ]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
@@ -364,7 +367,7 @@ def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
     return facts if facts.path == path else replace(facts, path=path)
 
 
-def _isolated(job: tuple[str, str, str, bool]):
+def _isolated(job: tuple[str, str, str, bool, bool]):
     """`_parse_job` in a process of its own; a crash there is this file's JAX000."""
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
@@ -379,13 +382,18 @@ def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]
     return {path: syntax_error_of(text, shown) for path, text, shown in jobs}
 
 
-def _parse_job(job: tuple[str, str, str, bool]):
+def _parse_job(job: tuple[str, str, str, bool, bool]):
     return parse_facts(*job)
 
 
-def parse_facts(path: str, text: str, module: str, is_package: bool):
+def parse_facts(path: str, text: str, module: str, is_package: bool, look_up_only: bool = False):
     """(facts, None, False) for a text Python accepts; else (None, a JAX000
     finding, whether jaxcheck itself failed).
+
+    A `look_up_only` file (one that cannot hold a finding, read for what it
+    defines and calls) is read with Python's `ast` where that gives LibCST's
+    facts (`extraction.ast_reader`), unless JAXCHECK_AST_READER=0 (the tests'
+    switch to compare the two).
 
     Python's verdict comes first: LibCST accepts some texts Python refuses
     (`return` at module level, a bad escape), and its native parser crashes on
@@ -394,13 +402,14 @@ def parse_facts(path: str, text: str, module: str, is_package: bool):
     """
     from jaxcheck.extraction import ParseError, facts_from_source
 
+    look_up_only = look_up_only and os.environ.get("JAXCHECK_AST_READER") != "0"
     problem = syntax_error_of(text, path)
     if problem is not None:
         return None, problem, False
     try:
         with deep_recursion():
             try:
-                return facts_from_source(text, path, module, is_package), None, False
+                return facts_from_source(text, path, module, is_package, look_up_only), None, False
             except ParseError:
                 readable = without_lone_continuations(text)
                 if readable is None:

@@ -1,0 +1,949 @@
+"""The facts of a look-up-only module read from Python's own `ast`: the same
+`ModuleFacts` that `module.extract_facts` finds on LibCST's tree, for a quarter of the CPU.
+
+A module read only for its classes, re-exports or the call sites of jitted
+functions holds no finding and needs no fix, so LibCST's tree buys nothing
+there. The walk below is `module._Extractor`'s, node for node: the same order
+of statements (a compound statement's `else` and handlers before its body),
+the same last-in-first-out scan of expressions (LibCST's child order), the same
+positions (LibCST's columns are characters, `ast`'s UTF-8 bytes; a tuple's
+grouping parentheses and a generator's own are LibCST's). Where it cannot be
+sure of that it declines (`Declined`), and the caller reads the file with
+LibCST: a parenthesized tuple in an annotation's subscript, and before Python 3.12 an f-string holding a call
+whose nodes do not span their own text (`ast` computes their positions there).
+tests/test_ast_reader.py holds the two readers to identical facts on the
+installed JAX libraries.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import keyword
+import re
+import sys
+import tokenize
+
+from jaxcheck import facts as f
+from jaxcheck.extraction.module import (
+    _CLASS_VARIABLE,
+    _CLASS_VARIABLES,
+    _KEPT_DEEP,
+    _STATIC_MARKERS,
+    _TYPING_WRAPPERS,
+    _WRAPPING_CALLS,
+    _Context,
+    _Extractor,
+)
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_CONTAINERS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_IDENTITY = (ast.Is, ast.IsNot)
+_IDENTITY_TEST = object()  # the parent of an operand of `is` / `is not`: not a use
+_TRY_STAR = (ast.TryStar,) if sys.version_info >= (3, 11) else ()
+_FSTRING_POSITIONS_RIGHT = sys.version_info >= (3, 12)  # PEP 701: f-strings parsed with the rest
+# One string literal, prefix and all: a constant longer than that is an implicit concatenation.
+_STRING = re.compile(
+    r"""[rRbBuUfF]{0,2}(?:'''(?:[^\\]|\\.)*?'''|\"\"\"(?:[^\\]|\\.)*?\"\"\"|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""",
+    re.DOTALL,
+)
+_NOT_A_TOKEN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*")
+
+
+class Declined(Exception):
+    """The text holds a construct this reader cannot promise LibCST's facts for."""
+
+
+def ast_facts(text: str, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
+    """`extract_facts` of LibCST's tree of `text`, read from `ast`; `Declined`
+    when that cannot be promised, SyntaxError when this Python cannot parse it."""
+    tree = ast.parse(text)
+    return _AstExtractor(tree, text, path, module_name, is_package).run()
+
+
+class _Source:
+    """The text by line, for LibCST's character columns and the tokens `ast` gives no position."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = _NEWLINE.split(text)
+        self._comment_starts: dict[int, int] | None = None
+
+    def column(self, line: int, offset: int) -> int:
+        """The 0-based character column of a UTF-8 byte offset on a 1-based line."""
+        text = self.lines[line - 1]
+        if text.isascii():
+            return offset
+        return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
+
+    def start(self, node: ast.AST) -> tuple[int, int]:
+        return node.lineno, self.column(node.lineno, node.col_offset)
+
+    def char(self, line: int, column: int) -> str:
+        text = self.lines[line - 1]
+        return text[column] if column < len(text) else ""
+
+    def next_token(self, line: int, column: int) -> tuple[int, int]:
+        """Where the next token starts at or after (line, column): whitespace,
+        comments, continuations and newlines skipped."""
+        while line <= len(self.lines):
+            text = self.lines[line - 1]
+            column = _NOT_A_TOKEN.match(text, column).end()
+            if text.endswith("\\") and column == len(text) - 1:
+                column = len(text)  # a continuation: the newline was split off
+            if column < len(text):
+                return line, column
+            line, column = line + 1, 0
+        return len(self.lines), len(self.lines[-1])  # the end of the text
+
+    def previous_char(self, line: int, column: int) -> tuple[int, int, str]:
+        """The nearest character before (line, column) that is neither blank nor
+        in a comment, "" at the start of the text."""
+        text = self.lines[line - 1][:column].rstrip(" \t\f")
+        while not text and line > 1:
+            line -= 1
+            text = self.lines[line - 1]
+            if "#" in text:
+                text = text[: self._comments().get(line, len(text))]
+            text = text.rstrip(" \t\f\\")
+        return line, len(text) - 1, text[-1:]
+
+    def _comments(self) -> dict[int, int]:
+        """Where each comment starts, by line: read once, for the rare file that asks."""
+        if self._comment_starts is None:
+            self._comment_starts = {}
+            try:
+                for token in tokenize.generate_tokens(io.StringIO("\n".join(self.lines)).readline):
+                    if token.type == tokenize.COMMENT:
+                        self._comment_starts[token.start[0]] = token.start[1]
+            except (tokenize.TokenError, SyntaxError):
+                raise Declined("a text the tokenizer refuses") from None
+        return self._comment_starts
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    """`tree.dotted_name`: `True`, `False` and `None` are names to LibCST."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    elif isinstance(node, ast.Constant) and (node.value is None or node.value is True or node.value is False):
+        parts.append(str(node.value))
+    else:
+        return None
+    return ".".join(reversed(parts))
+
+
+def _arguments(node: ast.Call) -> list[tuple[str, ast.AST, ast.expr]]:
+    """A call's arguments in source order, as LibCST lists them: (star or
+    keyword name or "", the node that starts it, the value)."""
+    found = []
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            found.append(("*", arg, arg.value))
+        else:
+            found.append(("", arg, arg))
+    keywords = [("**" if kw.arg is None else "=" + kw.arg, kw, kw.value) for kw in node.keywords]
+    arguments = found + keywords
+    if found and keywords:  # `f(x=1, *rest)`: a star may follow a keyword
+        arguments.sort(key=lambda argument: (argument[1].lineno, argument[1].col_offset))
+    return arguments
+
+
+def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None]]:
+    """Every parameter with its kind and default, in `tree.all_parameters`' order."""
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    found = [(arg, "positional", default) for arg, default in zip(positional, defaults)]
+    if args.vararg is not None:
+        found.append((args.vararg, "vararg", None))
+    found.extend((arg, "keyword", default) for arg, default in zip(args.kwonlyargs, args.kw_defaults))
+    if args.kwarg is not None:
+        found.append((args.kwarg, "varkw", None))
+    return found
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The children LibCST's `tree.children` gives for the same syntax, its
+    wrappers (Arg, Element, Index...) flattened: the scan's order does not see them."""
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return list(node.elts)
+    if isinstance(node, ast.Dict):
+        found: list[ast.AST] = []
+        for key, value in zip(node.keys, node.values):
+            if key is not None:
+                found.append(key)
+            found.append(value)
+        return found
+    if isinstance(node, ast.BoolOp):
+        return list(node.values)
+    if isinstance(node, ast.Slice):
+        return [part for part in (node.lower, node.upper, node.step) if part is not None]
+    return [
+        child
+        for child in ast.iter_child_nodes(node)
+        if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop))
+    ]
+
+
+def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
+    """What `module._comprehension_targets` finds: every Name under the targets, attribute names included."""
+    names: set[str] = set()
+    for generator in generators:
+        for node in ast.walk(generator.target):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+            elif isinstance(node, (ast.Call, ast.keyword)):
+                raise Declined("a call in a comprehension's target")
+    return frozenset(names)
+
+
+def _subscript_elements(node: ast.Subscript, source: _Source) -> list[ast.expr | None]:
+    """LibCST's subscript elements: each index's value, None for a slice."""
+    index = node.slice
+    items = [index]
+    if isinstance(index, ast.Tuple):
+        start = source.start(index)
+        if source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start):
+            raise Declined("a parenthesized tuple in a subscript")  # LibCST: one element, the tuple
+        items = index.elts
+    return [
+        None if isinstance(item, ast.Slice) else item.value if isinstance(item, ast.Starred) else item for item in items
+    ]
+
+
+def _literal_string(source: _Source, node: ast.Constant) -> bool:
+    """A str or bytes constant written as one literal, not an implicit concatenation."""
+    line, column = source.start(node)
+    end_line, end_offset = node.end_lineno, node.end_col_offset
+    lines = source.lines[line - 1 : end_line]
+    text = "\n".join(lines)
+    end = len(text) - len(lines[-1]) + source.column(end_line, end_offset)
+    match = _STRING.match(text, column)
+    if match is None:
+        raise Declined("a string literal not understood")
+    return match.end() == end
+
+
+class _AstExtractor(_Extractor):
+    """`module._Extractor` on `ast` nodes: the same facts from Python's tree."""
+
+    def __init__(self, tree: ast.Module, text: str, path: str, module_name: str, is_package: bool) -> None:
+        # `_Extractor.__init__` without LibCST's scope pass and positions.
+        self.tree = tree
+        self.source = _Source(text)
+        self.path = path
+        self.module_name = module_name
+        self.scopes = _build_scopes(tree, module_name, is_package)
+        self.positions = None
+        self.classes = []
+        self.functions = []
+        self.calls = []
+        self.bindings = []
+        self.writes = []
+        self.function_scopes = {}
+        self.parameter_uses = {}
+        self.returns = {}
+        self.raising = set()
+        self._values = {}
+        self.loop_depth = {}
+        self.branch_depth = {}
+        self.tracked = {}
+        self.closure_reads = {}
+        self.free_reads = {}
+        self.outer_reads = {}
+        self.discarded = []
+        self.looped = []
+        self.defined_in_loop = set()
+        self.loop_calls = set()
+        self.item_writes = []
+        self.repeated = []
+        self._class_attributes = []
+
+    # Statements
+
+    def statement(self, node: ast.AST, scope: Scope) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.function(node, scope)
+        elif isinstance(node, ast.ClassDef):
+            self.class_(node, scope)
+        elif isinstance(
+            node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match, *_TRY_STAR)
+        ):
+            self.compound(node, scope)
+        else:
+            self.small_statement(node, scope)
+
+    def compound(self, node: ast.AST, scope: Scope) -> None:
+        function = self._function_of(scope)
+        branches = not isinstance(node, (ast.With, ast.AsyncWith))
+        self.branch_depth[function] = self.branch_depth.get(function, 0) + branches
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            if not isinstance(node, ast.While):
+                self.scan(node.iter, scope)
+            self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
+            self._compound(node, scope)
+            self.loop_depth[function] -= 1
+        else:
+            self._compound(node, scope)
+        self.branch_depth[function] -= branches
+
+    def _else(self, statements: list[ast.stmt], scope: Scope) -> None:
+        """LibCST's Else or Finally: a compound of its own around its block."""
+        function = self._function_of(scope)
+        self.branch_depth[function] = self.branch_depth.get(function, 0) + 1
+        self.statements(statements, scope)
+        self.branch_depth[function] -= 1
+
+    def _compound(self, node: ast.AST, scope: Scope) -> None:
+        # LibCST's children in field order; nested clauses run as they come, the body last.
+        if isinstance(node, (ast.If, ast.While)):
+            self.scan(node.test, scope)
+            if node.orelse:
+                self._else(node.orelse, scope)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            self.bind_target(node.target, None, scope)
+            if node.orelse:
+                self._else(node.orelse, scope)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                self.scan(item.context_expr, scope)
+                if item.optional_vars is not None:
+                    self.bind_target(item.optional_vars, None, scope)
+        elif isinstance(node, ast.Match):
+            self.scan(node.subject, scope)
+            for case in node.cases:
+                self.compound(case, scope)
+            return
+        elif isinstance(node, ast.match_case):
+            if node.guard is not None:  # the pattern is not read, as LibCST's MatchPattern is no expression
+                self.scan(node.guard, scope)
+        elif isinstance(node, ast.ExceptHandler):
+            if node.type is not None:
+                self.scan(node.type, scope)
+            if node.name is not None:
+                self._bind_name(node.name, self._handler_name(node), scope)
+        else:  # try
+            for handler in node.handlers:
+                self.compound(handler, scope)
+            if node.orelse:
+                self._else(node.orelse, scope)
+            if node.finalbody:
+                self._else(node.finalbody, scope)
+        self.statements(node.body, scope)
+
+    def _handler_name(self, node: ast.ExceptHandler) -> f.Location:
+        """Where `except E as name` writes `name`: `ast` keeps only the string."""
+        line, column = node.type.end_lineno, self.source.column(node.type.end_lineno, node.type.end_col_offset)
+        line, column = self.source.next_token(line, column)
+        while self.source.char(line, column) == ")":
+            line, column = self.source.next_token(line, column + 1)
+        if self.source.lines[line - 1][column : column + 2] != "as":
+            raise Declined("an except clause not understood")
+        line, column = self.source.next_token(line, column + 2)
+        if not self.source.lines[line - 1].startswith(node.name, column):
+            raise Declined("an except clause not understood")
+        return f.Location(line, column + 1)
+
+    def small_statement(self, node: ast.AST, scope: Scope) -> None:
+        if isinstance(node, ast.Assign):
+            value = self.value(node.value, scope)
+            for target in node.targets:
+                self.bind_target(target, value if len(node.targets) == 1 else None, scope)
+            target = node.targets[0]
+            if len(node.targets) == 1 and isinstance(target, ast.Name) and self._makes_function(value):
+                self._track(scope, target.id, value.location)
+            self.scan(node.value, scope)
+        elif isinstance(node, ast.AnnAssign):
+            value = self.value(node.value, scope) if node.value is not None else None
+            if scope.kind == CLASS and isinstance(node.target, ast.Name):
+                self._class_attributes[-1].append(
+                    f.ClassAttribute(
+                        node.target.id, self.location(node), self.annotation_refs(node.annotation, scope), value
+                    )
+                )
+            elif value is not None or not isinstance(node.target, ast.Name):
+                self.bind_target(node.target, value, scope)
+            if node.value is not None:
+                self.scan(node.value, scope)
+        elif isinstance(node, ast.AugAssign):
+            self.bind_target(node.target, None, scope)
+            self.scan(node.value, scope)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self.bind_target(target, None, scope)
+        elif isinstance(node, ast.Return):
+            if node.value is not None:
+                self.scan(node.value, scope)
+                if scope.kind == FUNCTION:
+                    self.returns.setdefault(scope.qualname, []).append(self.value(node.value, scope))
+        elif isinstance(node, (ast.Expr, ast.Raise, ast.Assert)):
+            if isinstance(node, ast.Raise) and scope.kind == FUNCTION:
+                self.raising.add(scope.qualname)
+            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+                value = self.value(node.value, scope)
+                if self._makes_function(value):
+                    self.discarded.append(value.location)
+                    if self.loop_depth.get(self._function_of(scope), 0):
+                        self.looped.append(value.location)
+            for child in _children(node):
+                self.scan(child, scope)
+
+    def _bind_name(self, name: str, location: f.Location, scope: Scope, value: f.Value | None = None) -> None:
+        if scope.kind == CLASS:
+            self._class_attributes[-1].append(f.ClassAttribute(name, location, (), value))
+            return
+        ref = scope.binding_ref(name)
+        known = self.tracked.get((scope.qualname, name)) if scope.kind == FUNCTION else None
+        if known is not None:
+            known.escapes = True
+        function = self._function_of(scope)
+        conditional = self.branch_depth.get(function, 0) > 0
+        self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, function, conditional))
+
+    def bind_target(self, target: ast.AST, value: f.Value | None, scope: Scope) -> None:
+        if isinstance(target, ast.Name):
+            self._bind_name(target.id, self.location(target), scope, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            paired = (
+                value is not None
+                and value.kind in (f.TUPLE, f.LIST)
+                and len(value.args) == len(target.elts)
+                and not any(isinstance(element, ast.Starred) for element in target.elts)
+                and not any(element.literal == "*" for element in value.args)
+            )
+            for number, element in enumerate(target.elts):
+                self.bind_target(element, value.args[number] if paired else None, scope)
+        elif isinstance(target, ast.Starred):
+            self.bind_target(target.value, None, scope)
+        elif isinstance(target, ast.Attribute):
+            base = _dotted_name(target.value)
+            if base is not None:
+                self.writes.append(
+                    f.AttributeWrite(
+                        scope.resolve_dotted(base), target.attr, self.location(target), self._function_of(scope), value
+                    )
+                )
+            else:
+                self.scan(target.value, scope)
+        elif isinstance(target, ast.Subscript):
+            container = _dotted_name(target.value)
+            if container is not None:
+                self.item_writes.append(
+                    f.ItemWrite(scope.resolve_dotted(container), self.location(target), self._function_of(scope))
+                )
+            self.scan(target, scope)
+
+    # Definitions
+
+    def function(self, node: ast.FunctionDef, scope: Scope) -> None:
+        inner = self.scopes.of(node)
+        self.function_scopes[inner.qualname] = inner
+        for decorator in node.decorator_list:
+            self.scan(decorator, scope)
+        if node.decorator_list and scope.kind == FUNCTION:
+            self._track(scope, node.name, self.location(node))
+        parameters = []
+        for arg, kind, default in _parameters(node.args):
+            annotation = self.annotation_refs(arg.annotation, scope) if arg.annotation is not None else ()
+            if default is not None:
+                self.scan(default, scope)
+            parameters.append(f.Parameter(arg.arg, kind, annotation))
+        loop_depth = self.loop_depth.get(self._function_of(scope), 0) if scope.kind != CLASS else 0
+        if loop_depth:
+            self.defined_in_loop.add(inner.qualname)
+        self.functions.append(
+            f.FunctionFacts(
+                qualname=inner.qualname,
+                name=node.name,
+                location=self.location(node),
+                parameters=tuple(parameters),
+                decorators=tuple(self.value(decorator, scope) for decorator in node.decorator_list),
+                uses=(),
+                class_qualname=scope.qualname if scope.kind == CLASS else "",
+                loop_depth=loop_depth,
+            )
+        )
+        self.statements(node.body, inner)
+
+    def class_(self, node: ast.ClassDef, scope: Scope) -> None:
+        inner = self.scopes.of(node)
+        for decorator in node.decorator_list:
+            self.scan(decorator, scope)
+        bases, keywords = [], []
+        for base in node.bases:
+            base = base.value if isinstance(base, ast.Starred) else base
+            self.scan(base, scope)
+            name = _dotted_name(base.value if isinstance(base, ast.Subscript) else base)
+            bases.append(scope.resolve_dotted(name) if name is not None else None)
+        for argument in node.keywords:
+            self.scan(argument.value, scope)
+            name = _dotted_name(argument.value)
+            keywords.append((argument.arg or "**", scope.resolve_dotted(name) if name is not None else None))
+        self._class_attributes.append([])
+        first_function = len(self.functions)
+        self.statements(node.body, inner)
+        attributes = self._class_attributes.pop()
+        methods = tuple(
+            function.qualname
+            for function in self.functions[first_function:]
+            if function.class_qualname == inner.qualname
+        )
+        self.classes.append(
+            f.ClassFacts(
+                qualname=inner.qualname,
+                name=node.name,
+                location=self.location(node),
+                bases=tuple(bases),
+                keywords=tuple(keywords),
+                decorators=tuple(self.value(decorator, scope) for decorator in node.decorator_list),
+                methods=methods,
+                attributes=tuple(attributes),
+            )
+        )
+
+    # Expressions
+
+    def scan(self, node: ast.AST, scope: Scope) -> None:
+        """`_Extractor.scan`: the same nodes popped in the same order, with the
+        parents that matter (a call, an attribute chain, an identity test)."""
+        outside = _Context((), False)
+        stack: list[tuple[ast.AST, object, frozenset[str], _Context]] = [(node, None, frozenset(), outside)]
+        while stack:
+            current, parent, shadowed, context = stack.pop()
+            if isinstance(current, ast.Name):
+                self._name_use(current, parent, shadowed, scope, context)
+            elif isinstance(current, ast.Call):
+                self._call(current, scope, shadowed, context)
+                stack.append((current.func, current, shadowed, context))
+                for _, _, value in _arguments(current):
+                    stack.append((value, current, shadowed, context))
+            elif isinstance(current, ast.Lambda):
+                parameters = _parameters(current.args)
+                for _, _, default in parameters:
+                    if default is not None:
+                        stack.append((default, None, shadowed, context))
+                inner = shadowed | frozenset(arg.arg for arg, _, _ in parameters)
+                body = _Context((*context.lambdas, self.location(current)), context.repeated)
+                stack.append((current.body, current, inner, body))
+            elif isinstance(current, _COMPREHENSIONS):
+                first, *rest = current.generators
+                stack.append((first.iter, current, shadowed, context))
+                inner = shadowed | _shadowed_by(current.generators)
+                repeated = _Context(context.lambdas, True)
+                elements = (current.key, current.value) if isinstance(current, ast.DictComp) else (current.elt,)
+                parts = [*elements, first.target, *first.ifs]
+                for generator in rest:
+                    parts += [generator.target, generator.iter, *generator.ifs]
+                stack.extend((part, current, inner, repeated) for part in parts)
+            elif isinstance(current, ast.Attribute):
+                base = current.value
+                while isinstance(base, ast.Attribute):
+                    base = base.value
+                stack.append((base if isinstance(base, ast.Name) else current.value, current, shadowed, context))
+            elif isinstance(current, ast.Compare):
+                left = _IDENTITY_TEST if all(isinstance(op, _IDENTITY) for op in current.ops) else current
+                stack.append((current.left, left, shadowed, context))
+                for op, comparator in zip(current.ops, current.comparators):
+                    stack.append(
+                        (comparator, _IDENTITY_TEST if isinstance(op, _IDENTITY) else current, shadowed, context)
+                    )
+            else:
+                if isinstance(current, ast.FormattedValue) and not _FSTRING_POSITIONS_RIGHT:
+                    self._check_positions(current.value)
+                for child in _children(current):
+                    stack.append((child, current, shadowed, context))
+
+    def _name_use(self, node: ast.Name, parent, shadowed: frozenset[str], scope: Scope, context: _Context) -> None:
+        name = node.id
+        if name in shadowed:
+            return
+        ref = scope.resolve(name)
+        reader = self._function_of(scope)
+        chain = tuple(_dotted_name(parent).split(".")[1:]) if isinstance(parent, ast.Attribute) else ()
+        if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope)):
+            self.outer_reads.setdefault(reader, set()).add(ref.attribute(*chain) if chain else ref)
+        if ref.is_local:
+            function, local = ref.function, ref.name
+        else:
+            function, _, local = ref.name.rpartition(".")
+        function_scope = self.function_scopes.get(function)
+        if function_scope is None:
+            return
+        if not ref.is_local or local not in function_scope.parameters:
+            tracked = self.tracked.get((function, local))
+            if tracked is not None:
+                if (
+                    isinstance(parent, ast.Call)
+                    and parent.func is node
+                    and not context.lambdas
+                    and scope.qualname == function
+                ):
+                    tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
+                elif isinstance(parent, ast.Call) and not context.lambdas and scope.qualname == function:
+                    tracked.passed = True
+                else:
+                    tracked.escapes = True
+            return
+        if chain and (context.lambdas or scope.qualname != function):
+            self._closure_read(ref.attribute(*chain), function, scope, context)
+        reads, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
+        if chain:
+            reads.add(chain)
+        elif parent is _IDENTITY_TEST:
+            return
+        elif isinstance(parent, ast.Call) and parent.func is not node:
+            callee = _dotted_name(parent.func)
+            passed_to.add(scope.resolve_dotted(callee) if callee is not None else None)
+        elif not opaque:
+            opaque.append(True)
+
+    def _kept_depth(self, node: ast.AST, scope: Scope) -> int:
+        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+            return 2
+        if not isinstance(node, ast.Call):
+            return 1
+        if isinstance(node.func, ast.Call):
+            return 2
+        callee = _dotted_name(node.func)
+        kept = _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
+        arguments = _arguments(node)
+        if any(isinstance(value, _CONTAINERS) or self._wraps(value, scope) for _, _, value in arguments):
+            return max(kept, 2)
+        if callee is not None and callee.rpartition(".")[2] in f.TRANSFORM_NAMES and arguments:
+            if isinstance(arguments[0][2], ast.Call):
+                return max(kept, 2)
+        return kept
+
+    @staticmethod
+    def _wraps(node: ast.AST, scope: Scope) -> bool:
+        if not isinstance(node, ast.Call):
+            return False
+        callee = _dotted_name(node.func)
+        return callee is not None and scope.resolve_dotted(callee).dotted in _WRAPPING_CALLS
+
+    def _value(self, node: ast.AST, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
+        location = self.location(node)
+        if isinstance(node, ast.Constant):
+            if node.value is Ellipsis:
+                return f.Value(f.OTHER, location)
+            if isinstance(node.value, (str, bytes)) and not _literal_string(self.source, node):
+                return f.Value(f.CONSTANT, location)  # LibCST's ConcatenatedString
+            return f.Value(f.CONSTANT, location, literal=node.value)
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            dotted = _dotted_name(node)
+            if dotted is None:
+                return f.Value(f.OTHER, location)
+            head, *rest = dotted.split(".")
+            if head in shadowed:
+                return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
+            return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+        if isinstance(node, ast.Call):
+            return self._call_value(node, scope, location, shadowed, depth)
+        if isinstance(node, ast.JoinedStr):
+            return f.Value(f.CONSTANT, location)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            operand = self.value(node.operand, scope, shadowed, depth - 1)
+            if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
+                return f.Value(f.CONSTANT, location, literal=-operand.literal)
+            return f.Value(f.OTHER, location)
+        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+            kind = {ast.Tuple: f.TUPLE, ast.List: f.LIST, ast.Set: f.SET}[type(node)]
+            elements = tuple(
+                (
+                    f.Value(f.OTHER, self.location(element), literal="*")
+                    if isinstance(element, ast.Starred)
+                    else self.value(element, scope, shadowed, depth - 1)
+                )
+                for element in node.elts
+            )
+            literal = None
+            if all(element.kind == f.CONSTANT for element in elements):
+                literal = tuple(element.literal for element in elements)
+            return f.Value(kind, location, args=elements, literal=literal)
+        if isinstance(node, ast.GeneratorExp):
+            return self._getattrs(node, scope, shadowed, depth) or f.Value(f.OTHER, location)
+        if isinstance(node, ast.ListComp):
+            return f.Value(f.LIST, location)
+        if isinstance(node, ast.SetComp):
+            return f.Value(f.SET, location)
+        if isinstance(node, ast.Dict) and depth > 0:
+            items = tuple(
+                (key.value, self.value(value, scope, shadowed, depth - 1))
+                for key, value in zip(node.keys, node.values)
+                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _literal_string(self.source, key)
+            )
+            return f.Value(f.DICT, location, keywords=items)
+        if isinstance(node, (ast.Dict, ast.DictComp)):
+            return f.Value(f.DICT, location)
+        if isinstance(node, ast.Lambda):
+            if depth <= 0:
+                return f.Value(f.LAMBDA, location)
+            names = tuple(arg.arg for arg, _, _ in _parameters(node.args))
+            body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
+            return f.Value(f.LAMBDA, location, args=(body,), literal=names)
+        if isinstance(node, ast.NamedExpr):
+            return self.value(node.value, scope, shadowed, depth)
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            return f.Value(
+                f.OTHER, location, args=(self.value(node.values[-1], scope, shadowed, depth - 1),), literal=f.FALLBACK
+            )
+        if isinstance(node, ast.IfExp):
+            branches = (node.body, node.orelse)
+            return f.Value(
+                f.OTHER,
+                location,
+                args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches),
+                literal=f.FALLBACK,
+            )
+        if isinstance(node, ast.BinOp):
+            operands = (
+                self.value(node.left, scope, shadowed, depth - 1),
+                self.value(node.right, scope, shadowed, depth - 1),
+            )
+            return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
+        return f.Value(f.OTHER, location)
+
+    def _getattrs(self, node: ast.GeneratorExp, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value | None:
+        if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(node.generators[0].target, ast.Name):
+            return None
+        loop, element = node.generators[0], node.elt
+        if not isinstance(element, ast.Call) or _dotted_name(element.func) != "getattr":
+            return None
+        arguments = _arguments(element)
+        if len(arguments) != 2 or scope.resolve_dotted("getattr").dotted != "builtins.getattr":
+            return None
+        name = arguments[1][2]
+        if not isinstance(name, ast.Name) or name.id != loop.target.id or arguments[0][0] in ("*", "**"):
+            return None
+        owner = self.value(arguments[0][2], scope, shadowed, 0)
+        names = self.value(loop.iter, scope, shadowed, 0)
+        return f.Value(f.GETATTRS, self.location(node), args=(owner, names))
+
+    def _call_value(
+        self, node: ast.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        callee = _dotted_name(node.func)
+        if callee is not None and callee.partition(".")[0] in shadowed:
+            callee = None
+        ref = scope.resolve_dotted(callee) if callee is not None else None
+        if callee is None and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
+            inner = _dotted_name(node.func.value.func)
+            if inner is not None and not scope.resolve_dotted(inner).is_local:
+                ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr}")
+        args = tuple(
+            (
+                f.Value(f.OTHER, self.location(arg), literal="*")
+                if isinstance(arg, ast.Starred)
+                else self.value(arg, scope, shadowed, depth - 1)
+            )
+            for arg in node.args
+        )
+        keywords = tuple((kw.arg or "**", self.value(kw.value, scope, shadowed, depth - 1)) for kw in node.keywords)
+        func = None
+        if callee is None and isinstance(node.func, ast.Call):
+            func = self.value(node.func, scope, shadowed, depth - 1)
+        return f.Value(f.CALL, location, ref, args, keywords, func=func)
+
+    def annotation_refs(self, node: ast.AST, scope: Scope, source: _Source | None = None) -> tuple[f.Ref, ...]:
+        """`_Extractor.annotation_refs`; `source` is the text of a string annotation being read."""
+        source = source or self.source
+        if isinstance(node, ast.Constant):
+            if not isinstance(node.value, str) or not _literal_string(source, node):
+                return ()
+            text = node.value.strip()
+            try:
+                node = ast.parse(text, mode="eval").body
+            except (SyntaxError, ValueError):
+                return ()
+            source = _Source(text)
+        dotted = _dotted_name(node)
+        if dotted is not None:
+            return () if dotted == "None" else (scope.resolve_dotted(dotted),)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self.annotation_refs(node.left, scope, source) + self.annotation_refs(node.right, scope, source)
+        if isinstance(node, ast.Subscript):
+            base = _dotted_name(node.value)
+            if base is None:
+                return ()
+            ref = scope.resolve_dotted(base)
+            if ref.dotted in _CLASS_VARIABLES:
+                return (_CLASS_VARIABLE,)
+            if ref.dotted not in _STATIC_MARKERS and ref.dotted not in _TYPING_WRAPPERS:
+                return (ref,)
+            elements = _subscript_elements(node, source)
+            if ref.dotted in _STATIC_MARKERS:
+                inner = elements[0] if elements else None
+                return (ref, *(self.annotation_refs(inner, scope, source) if inner is not None else ()))
+            elements = [element for element in elements if element is not None]
+            if ref.last == "Annotated":
+                elements = elements[:1]
+            refs: tuple[f.Ref, ...] = ()
+            for element in elements:
+                refs += self.annotation_refs(element, scope, source)
+            return refs
+        return ()
+
+    def _check_positions(self, node: ast.expr) -> None:
+        """Before Python 3.12 `ast` places the nodes inside an f-string by
+        arithmetic on the string's text: each node that positions may be read
+        from must span the text of itself, else `Declined`."""
+        if not any(isinstance(inside, (ast.Call, ast.Lambda)) for inside in ast.walk(node)):
+            return  # no position is recorded inside
+        # The parts of a nested f-string carry the whole string's position.
+        parts = {id(part) for inside in ast.walk(node) if isinstance(inside, ast.JoinedStr) for part in inside.values}
+        for inside in ast.walk(node):
+            if not isinstance(inside, ast.expr) or isinstance(inside, (ast.Starred, ast.Slice)) or id(inside) in parts:
+                continue
+            if isinstance(getattr(inside, "ctx", None), ast.Store):
+                continue  # a comprehension's target: no position is read from it
+            line, column = self.source.start(inside)
+            end_line, end_column = inside.end_lineno, self.source.column(inside.end_lineno, inside.end_col_offset)
+            lines = self.source.lines[line - 1 : end_line]
+            text = "\n".join(lines)[column : len("\n".join(lines)) - len(lines[-1]) + end_column]
+            try:
+                same = ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body) == ast.dump(inside)
+            except (SyntaxError, ValueError):
+                same = False
+            if not same:
+                raise Declined("a node inside an f-string Python misplaces before 3.12")
+
+    # Helpers
+
+    def location(self, node: ast.AST) -> f.Location:
+        line, column = self.source.start(node)
+        if isinstance(node, ast.GeneratorExp) and self.source.char(line, column) == "(":
+            line, column = self.source.next_token(line, column + 1)  # LibCST: inside its own parentheses
+        elif isinstance(node, ast.Tuple) and self.source.char(line, column) == "(":
+            line, column = self._grouped(node, line, column)
+        return f.Location(line, column + 1)
+
+    def _grouped(self, node: ast.Tuple, line: int, column: int) -> tuple[int, int]:
+        """A parenthesized tuple's start with the grouping parentheses around it,
+        which LibCST counts as the tuple's own: `((a, b))` starts at the first."""
+        source = self.source
+        end = node.end_lineno, source.column(node.end_lineno, node.end_col_offset)
+        while True:
+            after = source.next_token(*end)
+            if source.char(*after) != ")":
+                return line, column
+            before_line, before, char = source.previous_char(line, column)
+            if char != "(":
+                return line, column
+            prior_line, prior_column, prior = source.previous_char(before_line, before)
+            if prior and (prior.isalnum() or prior in "_)]'\""):
+                word = re.search(r"\w+$", source.lines[prior_line - 1][: prior_column + 1])
+                if word is None or not keyword.iskeyword(word.group()):
+                    return line, column  # a call's parentheses, not the tuple's
+            line, column, end = before_line, before, (after[0], after[1] + 1)
+
+
+# Scopes: `scopes.build_scopes` on `ast` nodes.
+
+
+def _build_scopes(tree: ast.Module, module_name: str, is_package: bool) -> ScopeTable:
+    table = ScopeTable(Scope(MODULE, module_name, None))
+    _bind_block(tree.body, table.module, table, module_name, is_package)
+    return table
+
+
+def _bind_block(statements, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:
+    for statement in statements:
+        _bind_statement(statement, scope, table, module_name, is_package)
+
+
+def _bind_statement(node: ast.stmt, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        scope.bound.add(node.name)
+        scope.definitions.add(node.name)
+        kind = CLASS if isinstance(node, ast.ClassDef) else FUNCTION
+        inner = Scope(kind, f"{scope.qualname}.{node.name}", scope)
+        table.add(node, inner)
+        if kind == FUNCTION:
+            for arg, _, _ in _parameters(node.args):
+                inner.bound.add(arg.arg)
+                inner.parameters.append(arg.arg)
+        _bind_block(node.body, inner, table, module_name, is_package)
+    elif isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, *_TRY_STAR)):
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            _bind_target(node.target, scope)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    _bind_target(item.optional_vars, scope)
+        elif isinstance(node, (ast.Try, *_TRY_STAR)):
+            for handler in node.handlers:
+                if handler.name is not None:
+                    scope.bound.add(handler.name)
+        # `scopes._blocks`' order: body, else, finally, handlers.
+        for block in (node.body, getattr(node, "orelse", ()), getattr(node, "finalbody", ())):
+            _bind_block(block, scope, table, module_name, is_package)
+        for handler in getattr(node, "handlers", ()):
+            _bind_block(handler.body, scope, table, module_name, is_package)
+    elif isinstance(node, ast.Match):
+        for case in node.cases:
+            _bind_block(case.body, scope, table, module_name, is_package)
+    else:
+        _bind_small(node, scope, module_name, is_package)
+
+
+def _bind_small(node: ast.stmt, scope: Scope, module_name: str, is_package: bool) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            if alias.asname is not None:
+                scope.imports[alias.asname] = alias.name
+            else:
+                head = alias.name.partition(".")[0]
+                scope.imports[head] = head
+    elif isinstance(node, ast.ImportFrom):
+        base = _import_base(node, module_name, is_package)
+        if base is None or node.names[0].name == "*":
+            return
+        for alias in node.names:
+            scope.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+    elif isinstance(node, ast.Assign):
+        for target in node.targets:
+            _bind_target(target, scope)
+        if scope.kind == MODULE and len(node.targets) == 1:
+            source = _dotted_name(node.value)
+            if isinstance(node.targets[0], ast.Name) and source is not None:
+                scope.aliases[node.targets[0].id] = source
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        _bind_target(node.target, scope)
+    elif isinstance(node, ast.Global):
+        scope.globals.update(node.names)
+    elif isinstance(node, ast.Nonlocal):
+        scope.nonlocals.update(node.names)
+    elif isinstance(node, ast.Delete):
+        for target in node.targets:
+            _bind_target(target, scope)
+
+
+def _bind_target(target: ast.AST, scope: Scope) -> None:
+    if isinstance(target, ast.Name):
+        scope.bound.add(target.id)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            _bind_target(element, scope)
+    elif isinstance(target, ast.Starred):
+        _bind_target(target.value, scope)
+
+
+def _import_base(node: ast.ImportFrom, module_name: str, is_package: bool) -> str | None:
+    written = node.module or ""
+    if node.level == 0:
+        return written
+    parts = module_name.split(".")
+    if not is_package:
+        parts = parts[:-1]
+    if node.level - 1 >= len(parts):
+        return None
+    parts = parts[: len(parts) - (node.level - 1)]
+    if written:
+        parts.append(written)
+    return ".".join(parts)

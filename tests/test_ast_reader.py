@@ -1,0 +1,136 @@
+"""The ast reader gives LibCST's facts exactly, so the loader may read
+look-up-only modules with it (the facts cache does not tell the two apart)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import jaxcheck.extraction as extraction
+from jaxcheck.config import find_config
+from jaxcheck.engine import check
+from jaxcheck.extraction import facts_from_source
+from jaxcheck.extraction.ast_reader import Declined, ast_facts
+from jaxcheck.loading.syntax import syntax_error_of
+
+JAX_EVERY = 15  # one jax file in this many, unless JAXCHECK_TEST_ALL_JAX=1
+
+
+def _installed(name: str) -> Path:
+    spec = importlib.util.find_spec(name)  # finds the package without importing it
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"{name} is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _module_of(path: Path, root: Path) -> tuple[str, bool]:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        return ".".join(parts[:-1]), True
+    return ".".join(parts), False
+
+
+def _compare(paths: list[Path], root: Path) -> tuple[int, list[str], list[str]]:
+    """(files compared, files whose facts differ, files declined)."""
+    differ, declined = [], []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        if syntax_error_of(text, str(path)) is not None:
+            continue
+        module, is_package = _module_of(path, root)
+        expected = facts_from_source(text, str(path), module, is_package)
+        try:
+            found = ast_facts(text, str(path), module, is_package)
+        except Declined:
+            declined.append(str(path))
+            continue
+        if found != expected:
+            differ.append(str(path))
+    return len(paths), differ, declined
+
+
+@pytest.mark.parametrize("package", ["equinox", "optax", "flax", "jax"])
+def test_the_same_facts_as_libcst_on_the_installed_libraries(package: str) -> None:
+    root = _installed(package)
+    paths = sorted(root.rglob("*.py"))
+    if package == "jax" and os.environ.get("JAXCHECK_TEST_ALL_JAX") != "1":
+        paths = paths[::JAX_EVERY]
+    compared, differ, declined = _compare(paths, root)
+    assert compared > 20
+    assert differ == []
+    assert len(declined) <= max(2, compared // 50), declined  # measured: 7 of 927 files on Python 3.11
+
+
+SNIPPETS = {
+    "non-ASCII columns": "x = 'é'; y = f(1)\nz = {'ñ': g(a, b=2)}\n",
+    "grouping parentheses around a tuple": "x = ((a, b))\nreturn_ = f((a, b))\ny = ((1, 2), (3, 4))\n"
+    "def h():\n    return ((a, g()))\n",
+    "a tuple on a line of its own": "x = f(\n    (1, 2),\n)\ny = (\n    (a, b)\n)\nz = (  # (\n    (a, b)  # )\n)\n",
+    "generator expressions": "x = f(a for a in b)\ny = ( g(a) for a in b)\nz = sum((a) for a in b)\n"
+    "t = tuple(getattr(self, n) for n in self.names)\n",
+    "decorated and async definitions": "@jax.jit\nasync def f(x):\n    await g(x)\n\n@dataclass\nclass A(B, metaclass=M):\n"
+    "    x: int = field(default=1)\n    y: 'Optional[C]'\n",
+    "branches in their order": "def f(p):\n    if a(p):\n        b(p)\n    elif c():\n        d()\n    else:\n        e()\n"
+    "    for i in g(p):\n        h(i)\n    else:\n        k()\n    while m():\n        n()\n"
+    "    try:\n        o()\n    except (E, F) as err:\n        q(err)\n    else:\n        r()\n    finally:\n        s()\n",
+    "except names": "try:\n    pass\nexcept (E) as e:\n    g(e)\nexcept E as \\\n  f:\n    pass\n",
+    "match statements": "match f(x):\n    case [a, b] if g(a):\n        h(b)\n    case {'k': v}:\n        y = v\n",
+    "strings": "x = 'a' 'b'\ny = f'{g(1)}' 'c'\nz = {'a' 'b': 1, 'c': 2, b'd': 3}\nw = ...\nv = -1.5\nu = (True, None)\n",
+    "f-strings holding calls": "x = f'{g(1)} and {h(a, b)!r:>{w(2)}}'\ny = f'''\n{k(3)}'''\n",
+    "lambdas, comprehensions and walrus": "def f(p, *args, q=1, **kw):\n    g = lambda a, b=p.x: a.y + p.z\n"
+    "    xs = [p.w for p.w in ys if (n := k(p))]\n    d = {a: b for a, b in p.items()}\n    return g, xs, d\n",
+    "calls with stars and keywords": "f(a, *b, c=1, **d)\nf(x=1, *y)\ng(*a)(b)\nsuper().__hash__()\n"
+    "jax.jit(jax.vmap(fn), static_argnums=(0, 1))\n",
+    "comparisons": "def f(p, q):\n    if p is None or q is not p:\n        return p == q\n",
+    "scopes": "import a.b as c\nfrom . import d\nfrom .e import f as g\nx = c.h\nclass K:\n    y = x\n"
+    "    def m(self):\n        global x\n        x = 1\n        def inner():\n            nonlocal_ = self.y\n"
+    "            return nonlocal_\n        return inner\n",
+}
+
+
+@pytest.mark.parametrize("name", list(SNIPPETS))
+def test_the_same_facts_as_libcst_on_each_construct(name: str) -> None:
+    text = SNIPPETS[name]
+    assert ast_facts(text, "m.py", "pkg.m", False) == facts_from_source(text, "m.py", "pkg.m", False)
+
+
+def test_a_declined_file_is_read_by_libcst() -> None:
+    # LibCST reads one index, a tuple; `ast` cannot tell it from two indexes.
+    text = "from typing import Optional\ndef f(x: Optional[(A, B)]): ...\n"
+    with pytest.raises(Declined):
+        ast_facts(text, "m.py", "m", False)
+    assert facts_from_source(text, "m.py", "m", False, look_up_only=True) == facts_from_source(text, "m.py", "m", False)
+
+
+def test_an_f_string_whose_positions_python_computes_wrong_is_declined_before_3_12() -> None:
+    text = 'x = f"{g(a), b}"\n'  # before 3.12 the tuple starts at the brace, the parenthesis `ast` adds
+    expected = facts_from_source(text, "m.py", "m", False)
+    if sys.version_info < (3, 12):
+        with pytest.raises(Declined):
+            ast_facts(text, "m.py", "m", False)
+    else:
+        assert ast_facts(text, "m.py", "m", False) == expected
+
+
+@pytest.mark.slow
+def test_the_same_findings_with_and_without_the_ast_reader_on_real_code(monkeypatch) -> None:
+    paths = [str(_installed("equinox")), str(_installed("flax"))]
+    read = []
+
+    def counted(*args):
+        read.append(args[1])
+        return ast_facts(*args)
+
+    monkeypatch.setattr(extraction, "ast_facts", counted)
+    with_reader = check(paths, find_config, jobs=1, use_cache=False)
+    assert len(read) > 50  # the users and the modules pulled in over waves
+    monkeypatch.setenv("JAXCHECK_AST_READER", "0")
+    read.clear()
+    without = check(paths, find_config, jobs=1, use_cache=False)
+    assert read == []
+    assert with_reader.files == without.files > 100
+    assert with_reader.findings == without.findings
