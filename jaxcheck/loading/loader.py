@@ -269,8 +269,10 @@ class Workspace:
                 else:
                     self.bad[path] = problem
                 continue
-            pending.append((path, module, is_package, key))
-        jobs = [(display_path(path), self.text(path), module, is_package) for path, module, is_package, _ in pending]
+            # Keyed by the text parsed: the file may have changed since its stamp was taken.
+            digest = digest_of(self.text(path))
+            pending.append((path, module, is_package, cache_key(digest, module, is_package), digest))
+        jobs = [(display_path(path), self.text(path), module, is_package) for path, module, is_package, _, _ in pending]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         if self.pool is not None and len(pending) >= 2 * _MIN_FILES_PER_WORKER:
@@ -283,11 +285,11 @@ class Workspace:
                 outcomes = self._counted(_isolated(job) for job in jobs)
         else:
             outcomes = self._counted(_parse_job(job) for job in jobs)
-        for (path, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
+        for (path, _, _, key, digest), (facts, problem, internal) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
                 self.cache.store(key, facts)
-                self.cache.mark_valid(self.digest(path))
+                self.cache.mark_valid(digest)
             else:
                 self.bad[path] = problem
                 if internal:
