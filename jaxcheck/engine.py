@@ -123,22 +123,27 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         workspace = Workspace(project, cache, pool, texts, files, progress=progress, **_loading(config))
         results = _project_results(workspace, config)
         workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
-        cache.save()
     result.analysed.update(workspace.facts)
     for file in files:
+        path = os.path.abspath(file)
         findings, failed = _file_findings(workspace, results, file, for_flake8)
-        text = workspace.text(os.path.abspath(file))
-        if not for_flake8 and config.is_enabled(UNUSED_NOQA, file):  # flake8 reads the comments itself
+        result.internal_errors += failed
+        # flake8 reads the comments itself; a text without `noqa` has none to judge.
+        judge_noqa = not for_flake8 and config.is_enabled(UNUSED_NOQA, file) and workspace.may_have_noqa(path)
+        if not findings and not judge_noqa:
+            continue  # nothing to report: an unchanged file is not even read
+        text = workspace.text(path)
+        if judge_noqa:
             findings = findings + unused_noqa(file, text, findings)
         # flake8 reads a notebook named to it as JSON: `# noqa` in a cell is ours to honour.
         kept = _filtered(findings, text, file, config, honour_noqa=not for_flake8 or is_notebook(file))
         if kept and not for_flake8 and not is_notebook(file):  # a cell's line is not a line of the joined text
             result.texts[file] = text
         result.findings.extend(_in_cells(kept, workspace.notebooks))
-        result.internal_errors += failed
     if not for_flake8:
         caused = _caused_by(workspace, results, files, config, result.texts)
         result.findings.extend(_in_cells(caused, workspace.notebooks))
+        workspace.save()
 
 
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
@@ -157,7 +162,7 @@ def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], 
         cache = FactsCache(project.cache_folder if use_cache else None)
         workspace = Workspace(project, cache, texts=texts, **_loading(config))
         results = _project_results(workspace, config)
-        workspace.cache.save()
+        workspace.save()
         entry = _JUDGED[project.root] = (workspace, results, _stamps(workspace.facts))
     return entry[0], entry[1]
 

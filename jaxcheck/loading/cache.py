@@ -30,17 +30,17 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 26
+FORMAT = 27
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
-_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|\.tmp-.*")  # what jaxcheck writes here
+_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
 _MAX_ENTRY = 64 * 2**20
 _SLACK = 256  # entries kept beyond twice what a run uses, before old ones are pruned
 
 
-def cache_key(text: str, module: str, is_package: bool) -> str:
-    """What facts depend on: the text, where it sits, and the extractor's version."""
-    material = f"{FORMAT}\0{__version__}\0{module}\0{is_package}\0{text}"
+def cache_key(digest: str, module: str, is_package: bool) -> str:
+    """What facts depend on: the text (its `digest_of`), where it sits, and the extractor's version."""
+    material = f"{FORMAT}\0{__version__}\0{module}\0{is_package}\0{digest}"
     return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -101,12 +101,32 @@ class FactsCache:
         encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
         self._write("results.json", {"format": FORMAT, "fingerprint": fingerprint, "results": encoded})
 
-    def known_valid(self, text: str) -> bool:
-        """Whether this text passed Python's parser in an earlier run."""
-        return self._valid_key(text) in self._valid
+    def load_stamps(self) -> dict | None:
+        """The stamps and verdicts an earlier run of this jaxcheck kept (`Stamps`), if sound."""
+        entry = self._read("stamps.json")
+        if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__):
+            return None
+        files, verdicts = entry.get("files"), entry.get("verdicts")
+        if not (
+            isinstance(files, dict)
+            and isinstance(verdicts, dict)
+            and isinstance(entry.get("keywords"), str)
+            and isinstance(entry.get("pattern"), str)
+            and all(_is_stamp(record) for record in files.values())
+            and all(_is_verdicts(found) for found in verdicts.values())
+        ):
+            return None
+        return entry
 
-    def mark_valid(self, text: str) -> None:
-        key = self._valid_key(text)
+    def store_stamps(self, entry: dict) -> None:
+        self._write("stamps.json", {"format": FORMAT, "jaxcheck": __version__, **entry})
+
+    def known_valid(self, digest: str) -> bool:
+        """Whether the text of this digest (`digest_of`) passed Python's parser in an earlier run."""
+        return digest[:24] in self._valid
+
+    def mark_valid(self, digest: str) -> None:
+        key = digest[:24]
         if self.folder is not None and key not in self._valid:
             self._valid.add(key)
             self._valid_changed = True
@@ -118,10 +138,6 @@ class FactsCache:
         if self._valid_changed:
             self._write("valid.json", {"jaxcheck": __version__, "valid": sorted(self._valid)})
         self._prune()
-
-    @staticmethod
-    def _valid_key(text: str) -> str:
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
     def store(self, key: str, facts: f.ModuleFacts) -> None:
         if self.folder is None:
@@ -164,7 +180,9 @@ class FactsCache:
             names = [name for name in os.listdir(self.folder) if name.endswith(".json") and _OURS.fullmatch(name)]
         except OSError:
             return
-        entries = [name for name in names if name not in ("results.json", "valid.json")]
+        if not self._touched:  # the findings came from `results.json`: what the facts entries are for is unknown
+            return
+        entries = [name for name in names if name not in ("results.json", "valid.json", "stamps.json")]
         excess = len(entries) - (2 * len(self._touched) + _SLACK)
         if excess <= 0:
             return
@@ -290,6 +308,19 @@ def _sound(finding: Finding) -> Finding:
     ):
         raise ValueError("a finding that no run writes")
     return finding
+
+
+def _is_stamp(record) -> bool:
+    return (
+        isinstance(record, list)
+        and len(record) == 5
+        and all(type(value) is int for value in record[:4])
+        and isinstance(record[4], str)
+    )
+
+
+def _is_verdicts(found) -> bool:
+    return isinstance(found, list) and len(found) == 3 and all(value is None or type(value) is bool for value in found)
 
 
 def _string(value) -> str:

@@ -27,6 +27,7 @@ from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
 from jaxcheck.loading.source import SourceError, read_source
+from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
@@ -61,6 +62,8 @@ class Workspace:
         self.keywords = keywords  # names of configured transforms, for the pre-filter
         self.settings = settings  # what else the findings depend on: the analysis settings, as text
         self.cache = cache
+        self.stamps = Stamps(cache, keywords)  # what is known of unchanged files without reading them
+        self._digests: dict[str, str] = {}  # absolute path -> its text's digest
         self.pool = pool  # worker processes for parsing, when the run has more than one
         self.texts: dict[str, str] = {}  # absolute path -> Python text, given ones first
         self.notebooks: dict[str, Notebook] = {}  # absolute path -> the notebook its text is the Python of
@@ -100,7 +103,7 @@ class Workspace:
         ]
         for path in dict.fromkeys([*files, *everything]):
             digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
-            digest.update(hashlib.sha256(self.text(path).encode("utf-8", "surrogatepass")).digest())
+            digest.update(self.digest(path).encode())
         return digest.hexdigest()
 
     def build(self, files: list[str]) -> list[f.ModuleFacts]:
@@ -114,13 +117,19 @@ class Workspace:
         """
         keywords = self.keywords
         self.import_roots = self.project.import_roots(files)
-        taking_part = [path for path in files if may_have_findings(self.text(path), keywords)]
+        taking_part = [
+            path for path in files if self.verdict(path, TAKING_PART, lambda text: may_have_findings(text, keywords))
+        ]
         self._load(taking_part)
         offered = {module.module: offered_names(module) for module in self.facts.values()}
         pattern = users_pattern(offered)
         if pattern is not None:
             modules = {name.rpartition(".")[2] for name, names in offered.items() if names}
-            users = [path for path in files if path not in self.facts and uses(self.text(path), pattern, modules)]
+            self.stamps.use_pattern(digest_of(f"{pattern.pattern}\0{sorted(modules)}"))
+            users = [
+                path for path in files
+                if path not in self.facts and self.verdict(path, USER, lambda text: uses(text, pattern, modules))
+            ]
             self._load(users, look_up_only=True)
             taking_part += users
         whole = set(taking_part)
@@ -167,11 +176,44 @@ class Workspace:
         """The file's Python: a module's text, a notebook's code cells joined."""
         if path not in self.texts:
             try:
-                self._keep(path, notebook_text(path) if is_notebook(path) else read_source(path))
+                if is_notebook(path):
+                    self._keep(path, notebook_text(path))
+                else:
+                    status = _stat(path)  # before the read: an edit after it changes the stamp
+                    self._keep(path, read_source(path))
+                    digest = self._digests.setdefault(path, digest_of(self.texts[path]))
+                    self.stamps.observe(path, status, digest)
             except SourceError as error:
                 self.texts[path] = ""
                 self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
         return self.texts[path]
+
+    def digest(self, path: str) -> str:
+        """The digest of the file's text (`digest_of`): from its stamp when unchanged, else read."""
+        found = self._digests.get(path)
+        if found is None:
+            found = None if path in self.texts else self.stamps.known(path)
+            if found is None:
+                found = digest_of(self.text(path))
+            self._digests[path] = found
+        return found
+
+    def verdict(self, path: str, which: int, judge) -> bool:
+        """A verdict of the loader on the file's text (`stamps.TAKING_PART`, ...),
+        `judge(text)` asked only when no run has judged this text before."""
+        if path in self.bad:
+            return False
+        digest = self.digest(path)
+        return path not in self.bad and self.stamps.verdict(digest, which, lambda: judge(self.text(path)))
+
+    def may_have_noqa(self, path: str) -> bool:
+        """Whether the file's text holds `noqa`: without one, JAX001 has nothing to judge."""
+        return self.verdict(path, NOQA, lambda text: "noqa" in text.lower())
+
+    def save(self) -> None:
+        """Keep what this run learnt for the next: the cache's entries, and the files' stamps."""
+        self.stamps.save()
+        self.cache.save()
 
     def _keep(self, path: str, text: str) -> None:
         if not is_notebook(path):
@@ -187,18 +229,18 @@ class Workspace:
 
     def syntax_error(self, path: str, shown_as: str | None = None) -> Finding | None:
         """The file's JAX000 for a syntax error, Python's parser asked once per text."""
-        text = self.text(path)
+        digest = self.digest(path)
         if path in self.bad:
             return self.bad[path]
         if self._known_valid(path):
             return None
-        problem = syntax_error_of(text, shown_as or display_path(path))
+        problem = syntax_error_of(self.text(path), shown_as or display_path(path))
         if problem is None:
-            self.cache.mark_valid(text)
+            self.cache.mark_valid(digest)
         return problem
 
     def _known_valid(self, path: str) -> bool:
-        return path in self._valid or self.cache.known_valid(self.text(path))
+        return path in self._valid or self.cache.known_valid(self.digest(path))
 
     def check_syntax(self, paths: list[str]) -> None:
         """Ask Python's parser about each text not known valid, in the pool for
@@ -213,7 +255,7 @@ class Workspace:
                 future = asked.get(path)
                 if future is not None and future.result()[path] is None:
                     self._valid.add(path)
-                    self.cache.mark_valid(self.texts[path])
+                    self.cache.mark_valid(self.digest(path))
         except BrokenProcessPool:
             self.pool.reset()  # `syntax_error` asks in this process instead
         for future in asked.values():
@@ -238,7 +280,7 @@ class Workspace:
             asked = {}
             for start in range(0, len(paths), _SYNTAX_CHUNK):
                 chunk = paths[start : start + _SYNTAX_CHUNK]
-                future = executor.submit(_syntax_chunk, [(path, self.texts[path], display_path(path)) for path in chunk])
+                future = executor.submit(_syntax_chunk, [(path, self.text(path), display_path(path)) for path in chunk])
                 asked.update(dict.fromkeys(chunk, future))
             return asked
         except BrokenProcessPool:
@@ -252,11 +294,11 @@ class Workspace:
         for path in paths:
             if path in self.facts or path in self.bad:
                 continue
-            text = self.text(path)
+            digest = self.digest(path)
             if path in self.bad:
                 continue
             module, is_package = self.project.module_name(path)
-            key = cache_key(text, module, is_package)
+            key = cache_key(digest, module, is_package)
             cached = self.cache.load(key)
             if cached is not None:
                 # Facts are kept for texts Python refuses too: its verdict is asked apart.
@@ -266,9 +308,12 @@ class Workspace:
                 else:
                     self.bad[path] = problem
                 continue
-            pending.append((path, text, module, is_package, key))
+            # Keyed by the text parsed: the file may have changed since its stamp was taken.
+            digest = digest_of(self.text(path))
+            pending.append((path, module, is_package, cache_key(digest, module, is_package), digest))
         jobs = [
-            (display_path(path), text, module, is_package, look_up_only) for path, text, module, is_package, _ in pending
+            (display_path(path), self.text(path), module, is_package, look_up_only)
+            for path, module, is_package, _, _ in pending
         ]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
@@ -283,12 +328,12 @@ class Workspace:
                 outcomes = self._counted(_isolated(job) for job in jobs)
         else:
             outcomes = self._counted(_parse_job(job) for job in jobs)
-        for (path, text, _, _, key), (facts, problem, internal) in zip(pending, outcomes):
+        for (path, _, _, key, digest), (facts, problem, internal) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
                 self.cache.store(key, facts)
                 self._valid.add(path)
-                self.cache.mark_valid(text)
+                self.cache.mark_valid(digest)
             else:
                 self.bad[path] = problem
                 if internal:
@@ -357,6 +402,13 @@ def _start_worker() -> None:
     """A worker lives to parse: LibCST loaded, the collector set for it."""
     _load_parser()
     in_worker()
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def _nothing_excluded(path: str, is_dir: bool) -> bool:

@@ -126,12 +126,12 @@ def find_project(path: str) -> Project:
     packages is a project of its own), or the folder's own modules and
     packages; neither keeps a cache.
     """
-    return _find_project(os.path.abspath(path))  # cached by where it is: `pkg/a.py` changes with a chdir
+    path = os.path.abspath(path)  # cached by where it is: `pkg/a.py` changes with a chdir
+    return _find_project(path if os.path.isdir(path) else os.path.dirname(path))  # a file's is its folder's
 
 
 @lru_cache(maxsize=1024)
-def _find_project(path: str) -> Project:
-    start = path if os.path.isdir(path) else os.path.dirname(path)
+def _find_project(start: str) -> Project:
     folder = start
     while True:
         if any(os.path.exists(os.path.join(folder, marker)) for marker in MARKERS):

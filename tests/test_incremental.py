@@ -1,0 +1,158 @@
+"""Runs that reuse the cache give the findings of a run without it, whatever
+was edited: the stamps (a file's text known by `stat`, not read) and the
+verdicts kept by digest are shortcuts, never a change of findings."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+import jaxcheck.loading.loader as loader
+from jaxcheck.config import Config
+from jaxcheck.engine import check
+from jaxcheck.loading.cache import FactsCache
+from jaxcheck.loading.stamps import Stamps, digest_of
+
+equinox = pytest.importorskip("equinox")
+
+HOUR_AGO = time.time_ns() - 3600 * 10**9
+CONFIG = Config(root=".", profile="strict")
+
+BUG = """
+
+import dataclasses as _dc
+import functools as _ft
+import jax as _jax
+
+
+@_dc.dataclass
+class _Knob:
+    scale: float = 1.0
+
+
+@_ft.partial(_jax.jit, static_argnums=(1,))
+def _scaled(x, knob):
+    return x * knob.scale
+
+
+def _use_knob(x):
+    return _scaled(x, _Knob())
+"""
+SHARED = """
+
+import dataclasses as _dc
+
+
+@_dc.dataclass
+class Dial:
+    turns: int = 1
+"""
+STATIC_USE = """
+
+import jax as _jax
+from equinox._tree import Dial as _Dial
+
+
+def _turned(x, dial):
+    return x * dial.turns
+
+
+def _turn(x):
+    return _jax.jit(_turned, static_argnums=1)(x, _Dial())
+"""
+
+
+def findings(use_cache: bool) -> list[tuple]:
+    result = check(["."], lambda _: CONFIG, use_cache=use_cache)
+    return sorted((f.path, f.line, f.column, f.code, f.message) for f in result.findings)
+
+
+def edit(path: Path, text: str) -> None:
+    """Write the file and give it back an old modification time: only its size,
+    inode or change time can tell that it changed."""
+    path.write_text(text)
+    os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the installed equinox as a project, every file an hour old."""
+    shutil.copytree(os.path.dirname(equinox.__file__), tmp_path / "equinox", ignore=shutil.ignore_patterns("__pycache__"))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'copy'\n")
+    for folder, _, names in os.walk(tmp_path):
+        for name in names:
+            os.utime(os.path.join(folder, name), ns=(HOUR_AGO, HOUR_AGO))
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_findings_after_each_edit_are_those_of_a_run_without_cache(project: Path, monkeypatch) -> None:
+    reads = []
+    read_source = loader.read_source
+    monkeypatch.setattr(loader, "read_source", lambda path: reads.append(path) or read_source(path))
+    assert findings(use_cache=True) == findings(use_cache=False)
+    reads.clear()
+    assert findings(use_cache=True) == findings(use_cache=False)  # warm: the stamps spoke for every file
+    assert reads.count(os.path.abspath("equinox/_misc.py")) == 1  # read by the run without cache only
+    misc, tree = project / "equinox/_misc.py", project / "equinox/_tree.py"
+    # Each edit, and whether it leaves what the taking-part files offer as it was: then
+    # only the edited file and those with findings are read, not the project.
+    edits = [
+        (misc, lambda text: text + BUG, False),  # a bug added
+        (misc, lambda text: text.replace("scale: float = 1.0", "scale: float = 2.0"), True),  # the same size
+        (tree, lambda text: text + SHARED, False),  # a class other modules may use
+        (misc, lambda text: text + STATIC_USE, False),  # a static use of it in another file
+        (tree, lambda text: text.replace("@_dc.dataclass\nclass Dial", "@_dc.dataclass(frozen=True)\nclass Dial"), True),
+        (tree, lambda text: text.replace("class Dial", "class Wheel"), False),  # renamed, its user left as it was
+    ]
+    seen = set()
+    for path, change, proportional in edits:
+        edit(path, change(path.read_text()))
+        reads.clear()
+        incremental = findings(use_cache=True)
+        assert not proportional or len(set(reads)) <= 3, sorted(set(reads))
+        assert incremental == findings(use_cache=False)
+        seen.add(tuple(incremental))
+    assert len(seen) >= 2  # the edits changed the findings: the comparison can fail
+    misc.unlink()
+    assert findings(use_cache=True) == findings(use_cache=False)
+    linear = project / "equinox/nn/_linear.py"
+    edit(linear, linear.read_text().replace("class Linear(", "class Dense("))  # other modules import it
+    assert findings(use_cache=True) == findings(use_cache=False)
+
+
+def test_a_file_changed_in_the_tick_of_the_run_is_read_again(tmp_path: Path) -> None:
+    # git's racy rule: a stamp this close to the run may hide an edit of the same size in the same tick.
+    path = tmp_path / "recent.py"
+    path.write_text("x = 1\n")
+    cache = FactsCache(str(tmp_path / ".jaxcheck_cache"))
+    stamps = Stamps(cache, ())
+    stamps.observe(str(path), os.stat(path), digest_of("x = 1\n"))
+    stamps.save()
+    assert Stamps(cache, ()).known(str(path)) is None
+    os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+    stamps = Stamps(cache, ())
+    stamps.observe(str(path), os.stat(path), digest_of("x = 1\n"))
+    stamps.save()
+    assert Stamps(cache, ()).known(str(path)) == digest_of("x = 1\n")
+    path.write_text("x = 2\n")  # the same size, the same modification time: the change time tells
+    os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+    assert Stamps(cache, ()).known(str(path)) is None
+
+
+def test_stamps_from_another_user_or_a_repository_are_not_trusted(tmp_path: Path) -> None:
+    path = tmp_path / "m.py"
+    path.write_text("x = 1\n")
+    os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+    folder = tmp_path / ".jaxcheck_cache"
+    cache = FactsCache(str(folder))
+    stamps = Stamps(cache, ())
+    stamps.observe(str(path), os.stat(path), digest_of("planted"))
+    stamps.save()
+    entry = (folder / "stamps.json").read_bytes()
+    (folder / "stamps.json").write_bytes(b"0" * 64 + entry[64:])  # the signature of another key
+    assert Stamps(FactsCache(str(folder)), ()).known(str(path)) is None
