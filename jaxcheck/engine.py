@@ -22,6 +22,7 @@ from jaxcheck.loading.cache import FactsCache
 from jaxcheck.loading.files import python_files, skipped_because
 from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
+from jaxcheck.loading.stamps import digest_of
 from jaxcheck.report.noqa import LINE_BREAK, is_suppressed, unused_noqa
 from jaxcheck.rules import RULES, UNUSED_NOQA
 
@@ -154,10 +155,12 @@ def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], 
 
     entry = _JUDGED.get(project.root)
     for path, text in list(texts.items()):
-        known = entry[0].texts.get(path) if entry is not None else _disk_text(path)
+        known = entry[0].texts.get(path) if entry is not None else None
+        known = _disk_text(path) if known is None else known
         if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
             texts[path] = known  # the file as on disk: what the CLI and the cache saw
-    stale = entry is None or any(entry[0].texts.get(path) != text for path, text in texts.items())
+    # A file the judgement knew by its stamp was never read: its digest says what was judged.
+    stale = entry is None or any(entry[0].judged_digest(path) != digest_of(text) for path, text in texts.items())
     if stale or entry[2] != _stamps(entry[0].facts):
         cache = FactsCache(project.cache_folder if use_cache else None)
         workspace = Workspace(project, cache, texts=texts, **_loading(config))

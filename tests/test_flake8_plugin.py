@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -231,3 +232,37 @@ def test_prefilter(tmp_path: Path, lines: list[str], expected: list[str]) -> Non
     )
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split() == expected
+
+
+@pytest.mark.parametrize("warm", [False, True])
+def test_flake8_judges_a_project_once_however_many_files_it_asks_about(tmp_path, warm):
+    """flake8 asks file by file; the project is judged on the first and the
+    rest answered from that judgement, also when a warm cache (stamps) left
+    the other files unread."""
+    from unittest import mock
+
+    import jaxcheck.engine as engine
+    from jaxcheck.config import find_config
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    files = [tmp_path / f"m{n}.py" for n in range(5)]
+    for file in files:
+        file.write_text(BUGGY)
+    os.utime(tmp_path, None)
+    for file in files:  # older than the racy window: stamps are trusted
+        os.utime(file, (1_600_000_000, 1_600_000_000))
+
+    def run() -> list:
+        engine._JUDGED.clear()
+        found = []
+        for file in files:
+            found += engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True).findings
+        return found
+
+    if warm:
+        run()
+    judged = engine._project_results
+    with mock.patch.object(engine, "_project_results", side_effect=judged) as counted:
+        found = run()
+    assert counted.call_count == 1
+    assert len({finding.path for finding in found}) == len(files)

@@ -188,6 +188,10 @@ class Workspace:
                 self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
         return self.texts[path]
 
+    def judged_digest(self, path: str) -> str | None:
+        """The digest the file was known by when it was last looked at, None if it never was."""
+        return self._digests.get(path)
+
     def digest(self, path: str) -> str:
         """The digest of the file's text (`digest_of`): from its stamp when unchanged, else read."""
         found = self._digests.get(path)
