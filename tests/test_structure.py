@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "jaxcheck"
-SHARED = {"jaxcheck", "jaxcheck.facts", "jaxcheck.findings", "jaxcheck.failures"}
-# What each stage may import, besides itself and the shared plain data.
+SHARED = {"jaxcheck", "jaxcheck.facts", "jaxcheck.findings", "jaxcheck.failures", "jaxcheck.collector"}
+# What each stage may import, besides itself and the shared modules (plain data; how failures and the collector are handled).
 ALLOWED = {
     "jaxcheck.loading": {"jaxcheck.extraction", "jaxcheck.model.jax_versions"},
     "jaxcheck.extraction": set(),
