@@ -178,15 +178,40 @@ def _loading(config: Config) -> dict:
 
 def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     """The findings of every project file that has rule findings or a JAX000, by
-    absolute path: from the cache when no file has changed since, else judged."""
-    from jaxcheck.model.project import Model
+    absolute path: from the cache when no file has changed since, else judged.
 
+    Judged again while a file holding a finding had its facts from the quicker
+    reader and LibCST's differ (`Workspace.confirm`): never, while the two agree."""
     files = workspace.files()
     fingerprint = workspace.fingerprint(files)
     results = workspace.cache.load_results(fingerprint)
     if results is not None:
         return results
-    model = Model(workspace.build(files), config.options, workspace.import_roots)
+    workspace.build(files)
+    results = _judged(workspace, config)
+    while workspace.confirm(_places(workspace, results)):
+        results = _judged(workspace, config)
+    workspace.cache.store_results(fingerprint, results)
+    return results
+
+
+def _places(workspace, results: dict) -> set[str]:
+    """The files the findings are in, about, or point at (where a value became static), by absolute path."""
+    by_display = {module.path: path for path, module in workspace.facts.items()}
+    places = set()
+    for path, (findings, _) in results.items():
+        places.add(path)
+        for finding in findings:
+            places.update(by_display.get(shown, shown) for shown in finding.about)
+            places.update(by_display.get(place.path, place.path) for place in finding.related)
+    return places & set(workspace.facts)
+
+
+def _judged(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
+    """Every rule's findings on the workspace's facts, and its JAX000s, by absolute path."""
+    from jaxcheck.model.project import Model
+
+    model = Model(list(workspace.facts.values()), config.options, workspace.import_roots)
     results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
     by_display = {module.path: path for path, module in workspace.facts.items()}
     # A rule that fails is reported once, in the first file the model holds.
@@ -208,9 +233,7 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
             if path is not None:
                 findings, failed = results.get(path, ([], False))
                 results[path] = ([*findings, finding], failed)
-    results = {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
-    workspace.cache.store_results(fingerprint, results)
-    return results
+    return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
 
 
 def _file_findings(workspace, results: dict, file: str, for_flake8: bool) -> tuple[list[Finding], bool]:

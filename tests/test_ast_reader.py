@@ -1,5 +1,6 @@
-"""The ast reader gives LibCST's facts exactly, so the loader may read
-look-up-only modules with it (the facts cache does not tell the two apart)."""
+"""The ast reader gives LibCST's facts exactly, so the loader reads every
+module with it first; LibCST reads what it declines, and the files a finding
+is in or points at, whose facts it decides."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 import jaxcheck.extraction as extraction
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
-from jaxcheck.extraction import facts_from_source
+from jaxcheck.extraction import facts_from_source, quick_facts
 from jaxcheck.extraction.ast_reader import Declined, ast_facts
 from jaxcheck.loading.syntax import syntax_error_of
 
@@ -103,7 +104,7 @@ def test_a_declined_file_is_read_by_libcst() -> None:
     text = "from typing import Optional\ndef f(x: Optional[(A, B)]): ...\n"
     with pytest.raises(Declined):
         ast_facts(text, "m.py", "m", False)
-    assert facts_from_source(text, "m.py", "m", False, look_up_only=True) == facts_from_source(text, "m.py", "m", False)
+    assert quick_facts(text, "m.py", "m", False) is None
 
 
 def test_an_f_string_whose_positions_python_computes_wrong_is_declined_before_3_12() -> None:
@@ -119,18 +120,93 @@ def test_an_f_string_whose_positions_python_computes_wrong_is_declined_before_3_
 @pytest.mark.slow
 def test_the_same_findings_with_and_without_the_ast_reader_on_real_code(monkeypatch) -> None:
     paths = [str(_installed("equinox")), str(_installed("flax"))]
-    read = []
+    read, exact = [], []
 
     def counted(*args):
         read.append(args[1])
         return ast_facts(*args)
 
     monkeypatch.setattr(extraction, "ast_facts", counted)
+    monkeypatch.setattr(extraction, "extract_facts", _spied(exact))
     with_reader = check(paths, find_config, jobs=1, use_cache=False)
-    assert len(read) > 50  # the users and the modules pulled in over waves
+    assert len(read) > 100  # every module read, the ones that can hold a finding too
+    assert len(exact) < len(read) // 10  # LibCST read the declined and those with findings only
     monkeypatch.setenv("JAXCHECK_AST_READER", "0")
     read.clear()
     without = check(paths, find_config, jobs=1, use_cache=False)
     assert read == []
     assert with_reader.files == without.files > 100
     assert with_reader.findings == without.findings
+
+
+def _spied(into: list):
+    """`extract_facts` (LibCST's reading), each path read added to `into`."""
+    real = extraction.extract_facts
+
+    def spy(tree, path, *args):
+        into.append(os.path.normpath(path))
+        return real(tree, path, *args)
+
+    return spy
+
+
+def test_every_file_a_finding_is_in_or_points_at_is_read_by_libcst(monkeypatch) -> None:
+    exact: list[str] = []
+    monkeypatch.setattr(extraction, "extract_facts", _spied(exact))
+    fixtures = os.path.join(os.path.dirname(__file__), os.pardir, "fixtures")
+    result = check([fixtures], find_config, jobs=1, use_cache=False)
+    places = {finding.path for finding in result.findings if finding.code != "JAX001"}
+    places |= {place.path for finding in result.findings for place in finding.related}
+    assert len(places) > 40
+    assert {os.path.normpath(os.path.relpath(os.path.abspath(place))) for place in places} <= set(exact)
+    assert len(set(exact)) < len(result.analysed)  # the twins without findings were not
+
+
+PASSING = """
+import dataclasses
+import jax
+
+
+@dataclasses.dataclass(frozen=True)
+class Scaler:
+    factor: float
+
+
+def scale(x, scaler):
+    return x * scaler.factor
+
+
+def run(x):
+    return jax.jit(scale, static_argnums=1)(x, Scaler(2.0))
+"""
+
+
+def test_libcst_s_facts_decide_where_the_readers_disagree(tmp_path: Path, monkeypatch) -> None:
+    # A reader gone wrong: it reads the class as mutable, so the model finds JAX106.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "m.py").write_text(PASSING)
+    monkeypatch.chdir(tmp_path)
+    wrong = lambda text, *args: ast_facts(text.replace("(frozen=True)", ""), *args)  # noqa: E731
+    monkeypatch.setattr(extraction, "ast_facts", wrong)
+    assert [finding.code for finding in check(["."], find_config, jobs=1, use_cache=False).findings] == []
+    monkeypatch.setattr(extraction, "extract_facts", lambda tree, *args: wrong(PASSING, *args))
+    assert [finding.code for finding in check(["."], find_config, jobs=1, use_cache=False).findings] == ["JAX106"]
+
+
+def test_facts_kept_from_the_ast_reader_are_read_by_libcst_when_a_finding_comes_to_them(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "lib.py").write_text("import dataclasses\n\n\n@dataclasses.dataclass\nclass Dial:\n    turns: int = 1\n")
+    app = tmp_path / "app.py"
+    app.write_text("import jax\n\nfrom lib import Dial\n\n\ndef turned(x, dial):\n    return x * dial.turns\n")
+    monkeypatch.chdir(tmp_path)
+    exact: list[str] = []
+    monkeypatch.setattr(extraction, "extract_facts", _spied(exact))
+    assert check(["."], find_config, jobs=1).findings == []
+    assert exact == []  # both kept in the cache as `ast` read them
+    app.write_text(app.read_text() + "\n\ndef turn(x):\n    return jax.jit(turned, static_argnums=1)(x, Dial())\n")
+    (finding,) = check(["."], find_config, jobs=1).findings
+    assert (os.path.normpath(finding.path), finding.code) == ("lib.py", "JAX106")
+    assert sorted(exact) == ["app.py", "lib.py"]  # lib.py from the cache, app.py read again
+    exact.clear()
+    check(["."], find_config, jobs=1)
+    assert exact == []  # confirmed once, and kept as LibCST's

@@ -253,9 +253,9 @@ def test_the_warm_cache_keeps_the_facts_of_the_last_two_runs(tmp_path):
     cache = WarmFactsCache(None)  # no folder: memory only
     facts = object()
     cache.begin_run()
-    cache.store("a", facts)
+    cache.store("a", facts, True)
     cache.begin_run()
-    assert cache.load("a") is facts  # used again: kept for the next run too
+    assert cache.load("a") == (facts, True)  # used again: kept for the next run too
     cache.begin_run()
     cache.begin_run()
     assert cache.load("a") is None  # two runs unused: let go

@@ -18,20 +18,18 @@ class ParseError(Exception):
         self.column = column
 
 
-def facts_from_source(
-    text: str, path: str, module_name: str, is_package: bool = False, look_up_only: bool = False
-) -> ModuleFacts:
-    """Parse and extract; `ParseError` when LibCST cannot parse the text.
+def quick_facts(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts | None:
+    """The facts LibCST's tree gives (`facts_from_source`), read from Python's
+    `ast` for a quarter of the CPU (`ast_reader`), or None where that reader
+    cannot promise them."""
+    try:
+        return ast_facts(text, path, module_name, is_package)
+    except (Declined, SyntaxError, RecursionError, MemoryError):
+        return None  # a construct it cannot promise LibCST's facts for, or grammar newer than this Python
 
-    `look_up_only`: the module is read for what it defines and calls, never
-    for a finding or a fix, so Python's `ast` may read it (`ast_reader`: the
-    same facts for a quarter of the CPU); LibCST reads what that reader declines.
-    """
-    if look_up_only:
-        try:
-            return ast_facts(text, path, module_name, is_package)
-        except (Declined, SyntaxError, RecursionError, MemoryError):
-            pass  # a construct it cannot promise LibCST's facts for, or grammar newer than this Python
+
+def facts_from_source(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts:
+    """Parse with LibCST and extract; `ParseError` when LibCST cannot parse the text."""
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as error:

@@ -30,7 +30,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 27
+FORMAT = 28
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
 _OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
@@ -69,7 +69,8 @@ class FactsCache:
                 return set(keys)
         return set()
 
-    def load(self, key: str) -> f.ModuleFacts | None:
+    def load(self, key: str) -> tuple[f.ModuleFacts, bool] | None:
+        """The facts of the entry and whether LibCST read them (else `ast` did: `store`)."""
         name = key + ".json"
         entry = self._read(name)
         if entry is None:
@@ -77,7 +78,7 @@ class FactsCache:
         self._touched.add(name)
         try:
             if entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__ and entry.get("key") == key:
-                return decode(entry["facts"])
+                return decode(entry["facts"]), entry["exact"] is True
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
         return None  # stale or corrupt: parsed again, and the entry written over
@@ -139,7 +140,8 @@ class FactsCache:
             self._write("valid.json", {"jaxcheck": __version__, "valid": sorted(self._valid)})
         self._prune()
 
-    def store(self, key: str, facts: f.ModuleFacts) -> None:
+    def store(self, key: str, facts: f.ModuleFacts, exact: bool) -> None:
+        """Keep the facts of a text; `exact`: LibCST read them, not the quicker `ast` reader."""
         if self.folder is None:
             return
         name = key + ".json"
@@ -148,7 +150,7 @@ class FactsCache:
             encoded = encode(facts)
         except RecursionError:  # facts nested past the interpreter's limit: parsed again next time
             return
-        self._write(name, {"format": FORMAT, "jaxcheck": __version__, "key": key, "facts": encoded})
+        self._write(name, {"format": FORMAT, "jaxcheck": __version__, "key": key, "exact": exact, "facts": encoded})
 
     def _read(self, name: str):
         """An entry's JSON, if this user on this machine signed it; else None.
@@ -209,8 +211,8 @@ class WarmFactsCache(FactsCache):
 
     def __init__(self, folder: str | None) -> None:
         super().__init__(folder)
-        self._current: dict[str, f.ModuleFacts] = {}
-        self._previous: dict[str, f.ModuleFacts] = {}
+        self._current: dict[str, tuple[f.ModuleFacts, bool]] = {}
+        self._previous: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._results: tuple[str, dict] | None = None
 
     def begin_run(self) -> None:
@@ -218,19 +220,19 @@ class WarmFactsCache(FactsCache):
         self._previous, self._current = self._current, {}
         self._touched = set()
 
-    def load(self, key: str) -> f.ModuleFacts | None:
-        facts = self._current.get(key) or self._previous.get(key)
-        if facts is None:
-            facts = super().load(key)
+    def load(self, key: str) -> tuple[f.ModuleFacts, bool] | None:
+        entry = self._current.get(key) or self._previous.get(key)
+        if entry is None:
+            entry = super().load(key)
         else:
             self._touched.add(key + ".json")
-        if facts is not None:
-            self._current[key] = facts
-        return facts
+        if entry is not None:
+            self._current[key] = entry
+        return entry
 
-    def store(self, key: str, facts: f.ModuleFacts) -> None:
-        self._current[key] = facts
-        super().store(key, facts)
+    def store(self, key: str, facts: f.ModuleFacts, exact: bool) -> None:
+        self._current[key] = (facts, exact)
+        super().store(key, facts, exact)
 
     def load_results(self, fingerprint: str) -> dict | None:
         if self._results is not None and self._results[0] == fingerprint:

@@ -77,6 +77,8 @@ class Workspace:
             self._keep(path, text)
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
+        self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
+        self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
 
     def files(self) -> list[str]:
@@ -130,7 +132,7 @@ class Workspace:
                 path for path in files
                 if path not in self.facts and self.verdict(path, USER, lambda text: uses(text, pattern, modules))
             ]
-            self._load(users, look_up_only=True)
+            self._load(users)
             taking_part += users
         whole = set(taking_part)
         done: set[str] = set()
@@ -144,7 +146,7 @@ class Workspace:
             wanted = self._modules_for(self._canonical(named))
             if not wanted:
                 break
-            self._load(wanted, look_up_only=True)
+            self._load(wanted)
         self._start_syntax_check()
         return list(self.facts.values())
 
@@ -291,9 +293,36 @@ class Workspace:
             self.pool.reset()
             return {}
 
-    def _load(self, paths: list[str], look_up_only: bool = False) -> None:
+    def confirm(self, paths) -> bool:
+        """LibCST reads each of these files whose facts `ast` gave; whether
+        any of their facts changed (or LibCST refused the file: its JAX000).
+
+        A finding is reported only from LibCST's facts: its fixes are built
+        on LibCST's tree. The quicker reader promises the same facts
+        (tests/test_ast_reader.py holds it to that), so this is a check that
+        costs a parse of the files with findings, not of the project.
+        """
+        changed = False
+        for path in sorted(set(paths) & self.quick):
+            self.quick.discard(path)
+            module, is_package = self.project.module_name(path)
+            facts, problem, internal, _ = parse_facts(display_path(path), self.text(path), module, is_package, exact=True)
+            if facts is None:
+                del self.facts[path]
+                self.bad[path] = problem
+                if internal:
+                    self.internal_errors.add(path)
+                changed = True
+                continue
+            if facts != self.facts[path]:
+                self.facts[path] = facts
+                changed = True
+            self.cache.store(self._keys[path], facts, exact=True)
+        return changed
+
+    def _load(self, paths: list[str]) -> None:
         """Facts for each path: from the cache, else parsed (in a pool for many
-        files); `look_up_only` for files that cannot hold a finding (`parse_facts`)."""
+        files) by the quicker reader where it can (`parse_facts`)."""
         pending = []
         for path in paths:
             if path in self.facts or path in self.bad:
@@ -308,17 +337,18 @@ class Workspace:
                 # Facts are kept for texts Python refuses too: its verdict is asked apart.
                 problem = self.syntax_error(path)
                 if problem is None:
-                    self.facts[path] = _with_path(cached, display_path(path))
+                    facts, exact = cached
+                    self.facts[path] = _with_path(facts, display_path(path))
+                    self._keys[path] = key
+                    if not exact:
+                        self.quick.add(path)
                 else:
                     self.bad[path] = problem
                 continue
             # Keyed by the text parsed: the file may have changed since its stamp was taken.
             digest = digest_of(self.text(path))
             pending.append((path, module, is_package, cache_key(digest, module, is_package), digest))
-        jobs = [
-            (display_path(path), self.text(path), module, is_package, look_up_only)
-            for path, module, is_package, _, _ in pending
-        ]
+        jobs = [(display_path(path), self.text(path), module, is_package) for path, module, is_package, _, _ in pending]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
@@ -332,10 +362,13 @@ class Workspace:
                 outcomes = self._counted(_isolated(job) for job in jobs)
         else:
             outcomes = self._counted(_parse_job(job) for job in jobs)
-        for (path, _, _, key, digest), (facts, problem, internal) in zip(pending, outcomes):
+        for (path, _, _, key, digest), (facts, problem, internal, exact) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
-                self.cache.store(key, facts)
+                self._keys[path] = key
+                if not exact:
+                    self.quick.add(path)
+                self.cache.store(key, facts, exact)
                 self._valid.add(path)
                 self.cache.mark_valid(digest)
             else:
@@ -423,7 +456,7 @@ def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
     return facts if facts.path == path else replace(facts, path=path)
 
 
-def _isolated(job: tuple[str, str, str, bool, bool]):
+def _isolated(job: tuple[str, str, str, bool]):
     """`_parse_job` in a process of its own; a crash there is this file's JAX000."""
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
@@ -431,50 +464,51 @@ def _isolated(job: tuple[str, str, str, bool, bool]):
     except BrokenProcessPool:
         path = job[0]
         message = "jaxcheck failed on this file (its parser process crashed); please report it. Other files were checked."
-        return None, Finding(path, 1, 1, BAD_INPUT, message), True
+        return None, Finding(path, 1, 1, BAD_INPUT, message), True, True
 
 
 def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]:
     return {path: syntax_error_of(text, shown) for path, text, shown in jobs}
 
 
-def _parse_job(job: tuple[str, str, str, bool, bool]):
+def _parse_job(job: tuple[str, str, str, bool]):
     return parse_facts(*job)
 
 
-def parse_facts(path: str, text: str, module: str, is_package: bool, look_up_only: bool = False):
-    """(facts, None, False) for a text Python accepts; else (None, a JAX000
-    finding, whether jaxcheck itself failed).
+def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool = False):
+    """(facts, None, False, by LibCST) for a text Python accepts; else (None,
+    a JAX000 finding, whether jaxcheck itself failed, True).
 
-    A `look_up_only` file (one that cannot hold a finding, read for what it
-    defines and calls) is read with Python's `ast` where that gives LibCST's
-    facts (`extraction.ast_reader`), unless JAXCHECK_AST_READER=0 (the tests'
-    switch to compare the two).
-
-    Python's verdict comes first: LibCST accepts some texts Python refuses
-    (`return` at module level, a bad escape), and its native parser crashes on
-    brackets nested thousands deep, which Python refuses. LibCST is imported
-    here, and only here: a run that parses nothing never loads it.
+    Python's `ast` reads the text where it gives LibCST's facts
+    (`extraction.quick_facts`), LibCST the rest and, when `exact`, all
+    (JAXCHECK_AST_READER=0 makes every read exact: the tests' switch to
+    compare the two). Python's verdict comes first: LibCST accepts some texts
+    Python refuses (`return` at module level, a bad escape), and its native
+    parser crashes on brackets nested thousands deep, which Python refuses.
+    LibCST is imported here, and only here: a run that parses nothing never loads it.
     """
-    from jaxcheck.extraction import ParseError, facts_from_source
+    from jaxcheck.extraction import ParseError, facts_from_source, quick_facts
 
-    look_up_only = look_up_only and os.environ.get("JAXCHECK_AST_READER") != "0"
+    exact = exact or os.environ.get("JAXCHECK_AST_READER") == "0"
     problem = syntax_error_of(text, path)
     if problem is not None:
-        return None, problem, False
+        return None, problem, False, True
     try:
         with deep_recursion():
+            facts = None if exact else quick_facts(text, path, module, is_package)
+            if facts is not None:
+                return facts, None, False, False
             try:
-                return facts_from_source(text, path, module, is_package, look_up_only), None, False
+                return facts_from_source(text, path, module, is_package), None, False, True
             except ParseError:
                 readable = without_lone_continuations(text)
                 if readable is None:
                     raise
-                return facts_from_source(readable, path, module, is_package), None, False
+                return facts_from_source(readable, path, module, is_package), None, False, True
     except ParseError as error:
         message = f"cannot analyse: Python accepts this file, but LibCST, which jaxcheck reads code with, refuses it ({error})"
-        return None, Finding(path, error.line, error.column, BAD_INPUT, message), False
+        return None, Finding(path, error.line, error.column, BAD_INPUT, message), False, True
     except RecursionError:
-        return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False
+        return None, Finding(path, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False, True
     except Exception as error:  # a bug of ours must not cost the user the run
-        return None, internal_error(path, error), True
+        return None, internal_error(path, error), True, True
