@@ -1,11 +1,10 @@
-"""Source text to facts: the only part of jaxcheck that imports LibCST."""
+"""Source text to facts, by either reader: Python's `ast` first, LibCST
+where that cannot promise LibCST's facts and where the facts decide a finding.
+The only part of jaxcheck that imports LibCST, and only when it reads with it."""
 
 from __future__ import annotations
 
-import libcst as cst
-
 from jaxcheck.extraction.ast_reader import Declined, ast_facts
-from jaxcheck.extraction.module import extract_facts
 from jaxcheck.facts import ModuleFacts
 
 
@@ -30,6 +29,8 @@ def quick_facts(text: str, path: str, module_name: str, is_package: bool = False
 
 def facts_from_source(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts:
     """Parse with LibCST and extract; `ParseError` when LibCST cannot parse the text."""
+    import libcst as cst
+
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
@@ -40,3 +41,10 @@ def facts_from_source(text: str, path: str, module_name: str, is_package: bool =
     except RecursionError:
         raise ParseError("the file nests too deeply to parse") from None
     return extract_facts(tree, path, module_name, is_package)
+
+
+def extract_facts(tree, path: str, module_name: str, is_package: bool) -> ModuleFacts:
+    """`module.extract_facts`: LibCST's tree to facts (the module imports LibCST)."""
+    from jaxcheck.extraction import module
+
+    return module.extract_facts(tree, path, module_name, is_package)

@@ -25,17 +25,17 @@ import sys
 import tokenize
 
 from jaxcheck import facts as f
-from jaxcheck.extraction.module import (
-    _CLASS_VARIABLE,
-    _CLASS_VARIABLES,
-    _KEPT_DEEP,
-    _STATIC_MARKERS,
-    _TYPING_WRAPPERS,
-    _WRAPPING_CALLS,
-    _Context,
-    _Extractor,
+from jaxcheck.extraction.builder import (
+    CLASS_VARIABLE,
+    CLASS_VARIABLES,
+    KEPT_DEEP,
+    STATIC_MARKERS,
+    TYPING_WRAPPERS,
+    WRAPPING_CALLS,
+    Context,
+    FactsBuilder,
 )
-from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, import_base
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _CONTAINERS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
@@ -230,40 +230,12 @@ def _literal_string(source: _Source, node: ast.Constant) -> bool:
     return match.end() == end
 
 
-class _AstExtractor(_Extractor):
+class _AstExtractor(FactsBuilder):
     """`module._Extractor` on `ast` nodes: the same facts from Python's tree."""
 
     def __init__(self, tree: ast.Module, text: str, path: str, module_name: str, is_package: bool) -> None:
-        # `_Extractor.__init__` without LibCST's scope pass and positions.
-        self.tree = tree
+        super().__init__(tree, path, module_name, _build_scopes(tree, module_name, is_package))
         self.source = _Source(text)
-        self.path = path
-        self.module_name = module_name
-        self.scopes = _build_scopes(tree, module_name, is_package)
-        self.positions = None
-        self.classes = []
-        self.functions = []
-        self.calls = []
-        self.bindings = []
-        self.writes = []
-        self.function_scopes = {}
-        self.parameter_uses = {}
-        self.returns = {}
-        self.raising = set()
-        self._values = {}
-        self.loop_depth = {}
-        self.branch_depth = {}
-        self.tracked = {}
-        self.closure_reads = {}
-        self.free_reads = {}
-        self.outer_reads = {}
-        self.discarded = []
-        self.looped = []
-        self.defined_in_loop = set()
-        self.loop_calls = set()
-        self.item_writes = []
-        self.repeated = []
-        self._class_attributes = []
 
     # Statements
 
@@ -512,8 +484,8 @@ class _AstExtractor(_Extractor):
     def scan(self, node: ast.AST, scope: Scope) -> None:
         """`_Extractor.scan`: the same nodes popped in the same order, with the
         parents that matter (a call, an attribute chain, an identity test)."""
-        outside = _Context((), False)
-        stack: list[tuple[ast.AST, object, frozenset[str], _Context]] = [(node, None, frozenset(), outside)]
+        outside = Context((), False)
+        stack: list[tuple[ast.AST, object, frozenset[str], Context]] = [(node, None, frozenset(), outside)]
         while stack:
             current, parent, shadowed, context = stack.pop()
             if isinstance(current, ast.Name):
@@ -529,13 +501,13 @@ class _AstExtractor(_Extractor):
                     if default is not None:
                         stack.append((default, None, shadowed, context))
                 inner = shadowed | frozenset(arg.arg for arg, _, _ in parameters)
-                body = _Context((*context.lambdas, self.location(current)), context.repeated)
+                body = Context((*context.lambdas, self.location(current)), context.repeated)
                 stack.append((current.body, current, inner, body))
             elif isinstance(current, _COMPREHENSIONS):
                 first, *rest = current.generators
                 stack.append((first.iter, current, shadowed, context))
                 inner = shadowed | _shadowed_by(current.generators)
-                repeated = _Context(context.lambdas, True)
+                repeated = Context(context.lambdas, True)
                 elements = (current.key, current.value) if isinstance(current, ast.DictComp) else (current.elt,)
                 parts = [*elements, first.target, *first.ifs]
                 for generator in rest:
@@ -559,7 +531,7 @@ class _AstExtractor(_Extractor):
                 for child in _children(current):
                     stack.append((child, current, shadowed, context))
 
-    def _name_use(self, node: ast.Name, parent, shadowed: frozenset[str], scope: Scope, context: _Context) -> None:
+    def _name_use(self, node: ast.Name, parent, shadowed: frozenset[str], scope: Scope, context: Context) -> None:
         name = node.id
         if name in shadowed:
             return
@@ -611,7 +583,7 @@ class _AstExtractor(_Extractor):
         if isinstance(node.func, ast.Call):
             return 2
         callee = _dotted_name(node.func)
-        kept = _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
+        kept = KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
         arguments = _arguments(node)
         if any(isinstance(value, _CONTAINERS) or self._wraps(value, scope) for _, _, value in arguments):
             return max(kept, 2)
@@ -625,7 +597,7 @@ class _AstExtractor(_Extractor):
         if not isinstance(node, ast.Call):
             return False
         callee = _dotted_name(node.func)
-        return callee is not None and scope.resolve_dotted(callee).dotted in _WRAPPING_CALLS
+        return callee is not None and scope.resolve_dotted(callee).dotted in WRAPPING_CALLS
 
     def _value(self, node: ast.AST, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -772,12 +744,12 @@ class _AstExtractor(_Extractor):
             if base is None:
                 return ()
             ref = scope.resolve_dotted(base)
-            if ref.dotted in _CLASS_VARIABLES:
-                return (_CLASS_VARIABLE,)
-            if ref.dotted not in _STATIC_MARKERS and ref.dotted not in _TYPING_WRAPPERS:
+            if ref.dotted in CLASS_VARIABLES:
+                return (CLASS_VARIABLE,)
+            if ref.dotted not in STATIC_MARKERS and ref.dotted not in TYPING_WRAPPERS:
                 return (ref,)
             elements = _subscript_elements(node, source)
-            if ref.dotted in _STATIC_MARKERS:
+            if ref.dotted in STATIC_MARKERS:
                 inner = elements[0] if elements else None
                 return (ref, *(self.annotation_refs(inner, scope, source) if inner is not None else ()))
             elements = [element for element in elements if element is not None]
@@ -935,15 +907,4 @@ def _bind_target(target: ast.AST, scope: Scope) -> None:
 
 
 def _import_base(node: ast.ImportFrom, module_name: str, is_package: bool) -> str | None:
-    written = node.module or ""
-    if node.level == 0:
-        return written
-    parts = module_name.split(".")
-    if not is_package:
-        parts = parts[:-1]
-    if node.level - 1 >= len(parts):
-        return None
-    parts = parts[: len(parts) - (node.level - 1)]
-    if written:
-        parts.append(written)
-    return ".".join(parts)
+    return import_base(node.module or "", node.level, module_name, is_package)

@@ -3,113 +3,44 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, replace
 
 import libcst as cst
 
 from jaxcheck import facts as f
-from jaxcheck.extraction.scopes import CLASS, FUNCTION, Scope, ScopeTable, build_scopes
+from jaxcheck.extraction.builder import (
+    CLASS_VARIABLE,
+    CLASS_VARIABLES,
+    KEPT_DEEP,
+    STATIC_MARKERS,
+    TYPING_WRAPPERS,
+    WRAPPING_CALLS,
+    Context,
+    FactsBuilder,
+)
+from jaxcheck.extraction.cst_scopes import build_scopes
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, Scope
 from jaxcheck.extraction.tree import Positions, all_parameters, body_statements, children, dotted_name, walk
 
-_TYPING_WRAPPERS = frozenset(
-    {
-        "typing.Optional",
-        "typing.Union",
-        "typing.Annotated",
-        "typing.Final",
-        "typing_extensions.Optional",
-        "typing_extensions.Union",
-        "typing_extensions.Annotated",
-        "typing_extensions.Final",
-    }
-)
-_ARITHMETIC_DEPTH = 4  # levels of operands kept past the others' depth
-# Calls whose arguments are kept deeper than one level, and how deep: the
-# calls that build a transform or set an attribute, the registrations of
-# pytrees (a lambda flatten's aux_data sits four levels down), and field
-# specifiers with a `metadata` dict.
-_KEPT_DEEP = {
-    "functools.partial": 2,
-    "builtins.setattr": 2,
-    "builtins.object.__setattr__": 2,
-    "dataclasses.field": 2,
-    "jax.tree_util.register_pytree_node": 4,
-    "jax.tree_util.register_pytree_with_keys": 4,
-}
-_CLASS_VARIABLES = frozenset({"typing.ClassVar", "typing_extensions.ClassVar"})
-_CLASS_VARIABLE = f.Ref("typing.ClassVar")  # an annotation that declares no instance field
-_STATIC_MARKERS = frozenset({"jax_dataclasses.Static", "jax_dataclasses._dataclasses.Static"})
-_ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtins.object.__setattr__"})
 _CONSTANTS = {"True": True, "False": False, "None": None}
 _CONTAINERS = (cst.Tuple, cst.List, cst.Set, cst.Dict)
 _DISPLAYS = frozenset({cst.Tuple, cst.List, cst.Set})
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 _NUMBERS_AND_STRINGS = frozenset({cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString})
-# Calls whose own arguments are kept one level deeper when they are passed:
-# containers built from the values written, and functions wrapped before a jit.
-_WRAPPING_CALLS = frozenset({"builtins.frozenset", "builtins.tuple", "builtins.dict", *f.WRAPPERS})
 
 
 def extract_facts(tree: cst.Module, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
     return _Extractor(tree, path, module_name, is_package).run()
 
 
-class _Extractor:
-    def __init__(self, tree: cst.Module, path: str, module_name: str, is_package: bool) -> None:
-        self.tree = tree
-        self.path = path
-        self.module_name = module_name
-        self.scopes: ScopeTable = build_scopes(tree, module_name, is_package)
-        self.positions = Positions(tree)
-        self.classes: list[f.ClassFacts] = []
-        self.functions: list[f.FunctionFacts] = []
-        self.calls: list[tuple[str, f.Value]] = []
-        self.bindings: list[f.Binding] = []
-        self.writes: list[f.AttributeWrite] = []
-        self.function_scopes: dict[str, Scope] = {}
-        self.parameter_uses: dict[tuple[str, str], tuple[set[tuple[str, ...]], list[bool], set[f.Ref | None]]] = {}
-        self.returns: dict[str, list[f.Value]] = {}
-        self.raising: set[str] = set()
-        self._values: dict[tuple[int, int], f.Value] = {}
-        self.loop_depth: dict[str, int] = {}  # function qualname ("" for the module) -> loops open in it
-        self.branch_depth: dict[str, int] = {}  # the same -> ifs, loops, trys and matches open in it
-        self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
-        self.closure_reads: dict[f.Location, set[f.Ref]] = {}  # lambda -> enclosing parameters' attributes it reads
-        self.free_reads: dict[str, set[f.Ref]] = {}  # nested function -> the same
-        self.outer_reads: dict[str, set[f.Ref]] = {}  # function -> module-level names and enclosing locals read
-        self.discarded: list[f.Location] = []
-        self.looped: list[f.Location] = []
-        self.defined_in_loop: set[str] = set()  # functions a `def` inside a loop makes anew on each turn
-        self.loop_calls: set[tuple[str, f.Ref]] = set()
-        self.item_writes: list[f.ItemWrite] = []
-        self.repeated: list[f.Location] = []
-        self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
+class _Extractor(FactsBuilder):
+    """The facts of LibCST's tree: its statements, values and positions."""
 
-    def run(self) -> f.ModuleFacts:
-        self.statements(self.tree.body, self.scopes.module)
-        functions = tuple(self._finish_function(function) for function in self.functions)
-        return f.ModuleFacts(
-            path=self.path,
-            module=self.module_name,
-            classes=tuple(self.classes),
-            functions=functions,
-            calls=tuple(self.calls),
-            bindings=tuple(self.bindings),
-            attribute_writes=tuple(self.writes),
-            imports=self.scopes.module.exported_imports(),
-            closures=tuple(f.Closure(location, tuple(sorted(reads))) for location, reads in self.closure_reads.items()),
-            discarded=tuple(self.discarded),
-            looped=tuple(self.looped),
-            loop_calls=tuple(sorted(self.loop_calls)),
-            item_writes=tuple(self.item_writes),
-            repeated=tuple(self.repeated),
-        )
+    def __init__(self, tree: cst.Module, path: str, module_name: str, is_package: bool) -> None:
+        super().__init__(tree, path, module_name, build_scopes(tree, module_name, is_package))
+        self.positions = Positions(tree)
+
 
     # Statements
-
-    def statements(self, statements, scope: Scope) -> None:
-        for statement in statements:
-            self.statement(statement, scope)
 
     def statement(self, node: cst.CSTNode, scope: Scope) -> None:
         if isinstance(node, cst.SimpleStatementLine):
@@ -286,36 +217,6 @@ class _Extractor:
         )
         self.statements(body_statements(node.body), inner)
 
-    def _finish_function(self, function: f.FunctionFacts) -> f.FunctionFacts:
-        scope = self.function_scopes[function.qualname]
-        locals_ = tuple(
-            f.LocalUse(name, record.location, record.loop_depth, tuple(record.calls), record.escapes, record.passed)
-            for (owner, name), record in self.tracked.items()
-            if owner == function.qualname
-        )
-        uses = []
-        for name in scope.parameters:
-            record = self.parameter_uses.get((function.qualname, name))
-            if record is not None:
-                reads, opaque, passed_to = record
-                passed = tuple(sorted(passed_to, key=lambda ref: (ref is None, str(ref))))
-                uses.append(f.ParameterUse(name, tuple(sorted(reads)), bool(opaque), passed))
-        return f.FunctionFacts(
-            qualname=function.qualname,
-            name=function.name,
-            location=function.location,
-            parameters=function.parameters,
-            decorators=function.decorators,
-            uses=tuple(uses),
-            returns=tuple(self.returns.get(function.qualname, ())),
-            raises=function.qualname in self.raising,
-            class_qualname=function.class_qualname,
-            locals=locals_,
-            free_reads=tuple(sorted(self.free_reads.get(function.qualname, ()))),
-            outer_reads=tuple(sorted(self.outer_reads.get(function.qualname, ()))),
-            loop_depth=function.loop_depth,
-        )
-
     def class_(self, node: cst.ClassDef, scope: Scope) -> None:
         inner = self.scopes.of(node)
         for decorator in node.decorators:
@@ -361,8 +262,8 @@ class _Extractor:
         # Each node goes with its parent, the names lambdas and comprehensions
         # shadow, and where it sits: the lambdas around it, and whether a
         # comprehension repeats it.
-        outside = _Context((), False)
-        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str], _Context]] = [(node, None, frozenset(), outside)]
+        outside = Context((), False)
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, frozenset[str], Context]] = [(node, None, frozenset(), outside)]
         while stack:
             current, parent, shadowed, context = stack.pop()
             node_type = type(current)  # LibCST's node classes are final: `is` spares isinstance's ABC check
@@ -384,7 +285,7 @@ class _Extractor:
                     if param.default is not None:
                         stack.append((param.default, param, shadowed, context))
                 inner = shadowed | frozenset(param.name.value for param, _ in parameters)
-                body = _Context((*context.lambdas, self.location(current)), context.repeated)
+                body = Context((*context.lambdas, self.location(current)), context.repeated)
                 stack.append((current.body, current, inner, body))
                 continue
             elif node_type in _COMPREHENSIONS:
@@ -393,7 +294,7 @@ class _Extractor:
                 first = current.for_in
                 stack.append((first.iter, current, shadowed, context))
                 inner = shadowed | _comprehension_targets(first)
-                repeated = _Context(context.lambdas, True)
+                repeated = Context(context.lambdas, True)
                 for child in children(current):
                     parts = [part for part in children(child) if part is not first.iter] if child is first else [child]
                     stack.extend((part, child if child is first else current, inner, repeated) for part in parts)
@@ -409,7 +310,7 @@ class _Extractor:
             for child in children(current):
                 stack.append((child, current, shadowed, context))
 
-    def _name_use(self, node: cst.Name, parent, shadowed: frozenset[str], scope: Scope, context: _Context) -> None:
+    def _name_use(self, node: cst.Name, parent, shadowed: frozenset[str], scope: Scope, context: Context) -> None:
         name = node.value
         if name in shadowed or name in _CONSTANTS:
             return
@@ -453,105 +354,6 @@ class _Extractor:
         elif not opaque:
             opaque.append(True)
 
-    def _own_global(self, ref: f.Ref, name: str, scope: Scope) -> bool:
-        """A module-level name of this project (its top package), not a `def` or `class`:
-        a value a trace may read. Libraries' names (`jnp`, `jax.lax`) are not followed."""
-        if ref.name.partition(".")[0] != self.module_name.partition(".")[0]:
-            return False
-        return not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
-
-    def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: _Context) -> None:
-        """Record `param.attr` read from inside lambdas or nested functions of the parameter's function."""
-        for location in context.lambdas:
-            self.closure_reads.setdefault(location, set()).add(read)
-        while scope is not None and scope.qualname != owner:
-            if scope.kind == FUNCTION:
-                self.free_reads.setdefault(scope.qualname, set()).add(read)
-            scope = scope.parent
-
-    def _track(self, scope: Scope, name: str, location: f.Location) -> None:
-        """Follow how a function uses a local that may hold a function made on each call."""
-        if scope.kind != FUNCTION:
-            return
-        key = (scope.qualname, name)
-        if key in self.tracked:
-            self.tracked[key].escapes = True
-        else:
-            self.tracked[key] = _Tracked(location, self.loop_depth.get(scope.qualname, 0))
-
-    def _makes_function(self, call: f.Value) -> bool:
-        """A call given a lambda, a `partial`, a nested function or a method of a
-        local object: the shape of a transform making a function on each call."""
-        if call.kind != f.CALL or not call.args:
-            return False
-        first = call.args[0]
-        if first.kind == f.LAMBDA:
-            return True
-        if first.kind == f.CALL:
-            return first.dotted == "functools.partial"
-        if first.kind != f.NAME or first.ref is None:
-            return False
-        if first.ref.is_local:
-            return bool(first.ref.attributes)
-        prefix = self.module_name + "."
-        if first.ref.name.startswith(prefix) and "." in first.ref.name[len(prefix) :]:
-            return True  # a method of an object bound in this module (or of a class)
-        if first.ref.name in self.defined_in_loop:
-            return True
-        nested = self.function_scopes.get(first.ref.name)
-        return nested is not None and nested.parent is not None and nested.parent.kind == FUNCTION
-
-    def _call(self, node: cst.Call, scope: Scope, shadowed: frozenset[str], context: _Context) -> None:
-        value = self.value(node, scope, shadowed)
-        function = self._function_of(scope)
-        if self.loop_depth.get(function, 0) or context.repeated:
-            self.repeated.append(value.location)
-            if value.ref is not None:
-                self.loop_calls.add((function, value.ref))
-            if value.func is not None and self._makes_function(value.func):
-                self.looped.append(value.location)
-        # A builtin is never a transformed function, a class or a method of the project.
-        if not value.dotted.startswith("builtins."):
-            self.calls.append((function, value))
-        if value.dotted in _ATTRIBUTE_WRITERS and len(value.args) >= 2:
-            target, attribute = value.args[0], value.args[1]
-            if target.kind == f.NAME and target.ref is not None:
-                name = attribute.literal if isinstance(attribute.literal, str) else "*"
-                written = value.args[2] if len(value.args) > 2 else None
-                self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
-
-    def value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str] = frozenset(), depth: int | None = None) -> f.Value:
-        """The Value of an expression; names in `shadowed` (lambda parameters,
-        comprehension variables) are not the scope's and stay unknown.
-
-        A Value keeps its arguments one level deep (`f(g(x))` keeps `g` but not
-        its `x`): every call is recorded at the top level anyway, and rules look
-        no deeper, except into the calls of `_KEPT_DEEP` and into pairs
-        (`return children, (self.n, self.mask)`). `depth` is how many levels of
-        arguments are still kept. A lambda keeps its body as its one argument,
-        and its parameters' names as
-        its literal; a dict display keeps its string keys as keywords.
-
-        A GETATTRS keeps its two names at any depth, arithmetic its operands
-        `_ARITHMETIC_DEPTH` levels further (a long `a + b + ...` stays shallow).
-
-        A name a lambda or comprehension binds is a NAME whose ref is local to
-        `LAMBDA_SCOPE` (`lambda p: p.mask` reads `p.mask` there): no scope defines it.
-        """
-        if depth is None:
-            depth = self._kept_depth(node, scope)
-        depth = max(depth, -_ARITHMETIC_DEPTH)
-        key = (id(node), depth)
-        known = self._values.get(key)
-        if known is None:
-            known = self._value(node, scope, shadowed, depth)
-            # Arithmetic keeps its operands a few levels further: they tell an array (`2 * np.ones(3)`).
-            kept = known.kind == f.GETATTRS or known.literal == f.ARITHMETIC and depth > -_ARITHMETIC_DEPTH
-            if depth <= 0 and not kept and (known.args or known.keywords or known.func):
-                known = replace(known, args=(), keywords=(), func=None)
-            self._values[key] = known
-        return known
-
     def _kept_depth(self, node: cst.CSTNode, scope: Scope) -> int:
         if isinstance(node, cst.Tuple) and len(node.elements) == 2:
             return 2  # `children, aux_data`, as a flatten returns them
@@ -560,7 +362,7 @@ class _Extractor:
         if isinstance(node.func, cst.Call):
             return 2
         callee = dotted_name(node.func)
-        kept = _KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
+        kept = KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
         # The elements of a tuple (or a `**{...}`) passed are what a static argument hashes.
         if any(isinstance(arg.value, _CONTAINERS) or self._wraps(arg.value, scope) for arg in node.args):
             return max(kept, 2)
@@ -579,7 +381,7 @@ class _Extractor:
         if not isinstance(node, cst.Call):
             return False
         callee = dotted_name(node.func)
-        return callee is not None and scope.resolve_dotted(callee).dotted in _WRAPPING_CALLS
+        return callee is not None and scope.resolve_dotted(callee).dotted in WRAPPING_CALLS
 
     def _value(self, node: cst.CSTNode, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
         location = self.location(node)
@@ -723,12 +525,12 @@ class _Extractor:
             if base is None:
                 return ()
             ref = scope.resolve_dotted(base)
-            if ref.dotted in _CLASS_VARIABLES:
-                return (_CLASS_VARIABLE,)
-            if ref.dotted in _STATIC_MARKERS:  # `Static[jax.Array]`: the marker, and what it holds
+            if ref.dotted in CLASS_VARIABLES:
+                return (CLASS_VARIABLE,)
+            if ref.dotted in STATIC_MARKERS:  # `Static[jax.Array]`: the marker, and what it holds
                 inner = node.slice[0].slice
                 return (ref, *(self.annotation_refs(inner.value, scope) if isinstance(inner, cst.Index) else ()))
-            if ref.dotted not in _TYPING_WRAPPERS:
+            if ref.dotted not in TYPING_WRAPPERS:
                 return (ref,)
             elements = [element.slice.value for element in node.slice if isinstance(element.slice, cst.Index)]
             if ref.last == "Annotated":
@@ -744,28 +546,6 @@ class _Extractor:
     def location(self, node: cst.CSTNode) -> f.Location:
         line, column = self.positions.start(node)
         return f.Location(line, column)
-
-    def _function_of(self, scope: Scope) -> str:
-        while scope is not None and scope.kind != FUNCTION:
-            scope = scope.parent
-        return scope.qualname if scope is not None else ""
-
-
-@dataclass(frozen=True)
-class _Context:
-    lambdas: tuple[f.Location, ...]  # the lambdas an expression is inside, outermost first
-    repeated: bool  # inside a comprehension
-
-
-class _Tracked:
-    """A local being followed (see `LocalUse`)."""
-
-    def __init__(self, location: f.Location, loop_depth: int) -> None:
-        self.location = location
-        self.loop_depth = loop_depth
-        self.calls: list[int] = []
-        self.escapes = False
-        self.passed = False
 
 
 def _comprehension_targets(for_in: cst.CompFor) -> frozenset[str]:

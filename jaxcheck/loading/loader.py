@@ -405,7 +405,7 @@ class Workspace:
 
 class Pool:
     """Worker processes started on first use and kept for the whole run: a
-    worker's start (importing LibCST) is paid once, not once per wave."""
+    worker's start (importing the readers) is paid once, not once per wave."""
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
@@ -417,7 +417,7 @@ class Pool:
 
     def get(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            _load_parser()  # before the workers fork: LibCST is loaded once, not in each of them
+            _load_parser()  # before the workers fork: the readers are loaded once, not in each of them
             self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
         return self._executor
 
@@ -431,12 +431,13 @@ class Pool:
 
 
 def _load_parser() -> None:
-    """LibCST imported; a worker started without forking (spawn, forkserver) does it once, at its start."""
+    """The readers imported (LibCST only once a file needs it); a worker started
+    without forking (spawn, forkserver) does it once, at its start."""
     importlib.import_module("jaxcheck.extraction")
 
 
 def _start_worker() -> None:
-    """A worker lives to parse: LibCST loaded, the collector set for it."""
+    """A worker lives to parse: the readers loaded, the collector set for it."""
     _load_parser()
     in_worker()
 
@@ -485,7 +486,7 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     compare the two). Python's verdict comes first: LibCST accepts some texts
     Python refuses (`return` at module level, a bad escape), and its native
     parser crashes on brackets nested thousands deep, which Python refuses.
-    LibCST is imported here, and only here: a run that parses nothing never loads it.
+    LibCST is imported only when a file needs it: a run whose files `ast` reads never loads it.
     """
     from jaxcheck.extraction import ParseError, facts_from_source, quick_facts
 
