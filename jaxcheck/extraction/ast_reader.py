@@ -35,7 +35,7 @@ from jaxcheck.extraction.builder import (
     Context,
     FactsBuilder,
 )
-from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, import_base
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, build_scopes, import_base
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _CONTAINERS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
@@ -234,7 +234,7 @@ class _AstExtractor(FactsBuilder):
     """`module._Extractor` on `ast` nodes: the same facts from Python's tree."""
 
     def __init__(self, tree: ast.Module, text: str, path: str, module_name: str, is_package: bool) -> None:
-        super().__init__(tree, path, module_name, _build_scopes(tree, module_name, is_package))
+        super().__init__(tree, path, module_name, build_scopes(tree.body, module_name, is_package, _bind_statement))
         self.source = _Source(text)
 
     # Statements
@@ -815,13 +815,7 @@ class _AstExtractor(FactsBuilder):
             line, column, end = before_line, before, (after[0], after[1] + 1)
 
 
-# Scopes: `scopes.build_scopes` on `ast` nodes.
-
-
-def _build_scopes(tree: ast.Module, module_name: str, is_package: bool) -> ScopeTable:
-    table = ScopeTable(Scope(MODULE, module_name, None))
-    _bind_block(tree.body, table.module, table, module_name, is_package)
-    return table
+# Scopes: `cst_scopes` on `ast` nodes.
 
 
 def _bind_block(statements, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:

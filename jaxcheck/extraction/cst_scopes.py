@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import libcst as cst
 
-from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, import_base
+from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, build_scopes, import_base
 from jaxcheck.extraction.tree import all_parameters, body_statements, dotted_name
 
 
-def build_scopes(tree: cst.Module, module_name: str, is_package: bool) -> ScopeTable:
-    table = ScopeTable(Scope(MODULE, module_name, None))
-    _bind_block(tree.body, table.module, table, module_name, is_package)
-    return table
+def cst_scopes(tree: cst.Module, module_name: str, is_package: bool) -> ScopeTable:
+    return build_scopes(tree.body, module_name, is_package, _bind_statement)
 
 
 def _bind_block(statements, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:

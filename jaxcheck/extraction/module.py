@@ -17,7 +17,7 @@ from jaxcheck.extraction.builder import (
     Context,
     FactsBuilder,
 )
-from jaxcheck.extraction.cst_scopes import build_scopes
+from jaxcheck.extraction.cst_scopes import cst_scopes
 from jaxcheck.extraction.scopes import CLASS, FUNCTION, Scope
 from jaxcheck.extraction.tree import Positions, all_parameters, body_statements, children, dotted_name, walk
 
@@ -36,7 +36,7 @@ class _Extractor(FactsBuilder):
     """The facts of LibCST's tree: its statements, values and positions."""
 
     def __init__(self, tree: cst.Module, path: str, module_name: str, is_package: bool) -> None:
-        super().__init__(tree, path, module_name, build_scopes(tree, module_name, is_package))
+        super().__init__(tree, path, module_name, cst_scopes(tree, module_name, is_package))
         self.positions = Positions(tree)
 
 

@@ -124,6 +124,15 @@ class ScopeTable:
         self._by_node[id(node)] = scope
 
 
+def build_scopes(statements, module_name: str, is_package: bool, bind_statement) -> ScopeTable:
+    """The scopes of a module from its statements; `bind_statement(node, scope,
+    table, module_name, is_package)` is the reader's step for one statement."""
+    table = ScopeTable(Scope(MODULE, module_name, None))
+    for statement in statements:
+        bind_statement(statement, table.module, table, module_name, is_package)
+    return table
+
+
 def import_base(written: str, level: int, module_name: str, is_package: bool) -> str | None:
     """The absolute module `from <level dots><written> import ...` names in
     this module, or None when it climbs above the top package."""
