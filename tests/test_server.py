@@ -27,7 +27,7 @@ from jaxcheck.cli import main
 from jaxcheck.config import load_config
 from jaxcheck.engine import check
 from jaxcheck.findings import Finding, Related
-from jaxcheck.loading.cache import WarmFactsCache
+from jaxcheck.loading.cache import FactsCache, WarmFactsCache
 from jaxcheck.report.formats import PAGE_URL
 from jaxcheck.report.noqa import with_noqa
 from jaxcheck.server.actions import actions_for, noqa_action
@@ -247,6 +247,19 @@ def test_the_projects_config_is_honoured_and_read_again(tmp_path):
     (problem,) = session.findings({demo: BUGGY})[demo]
     assert (problem.line, problem.code) == (1, "JAX000")
     assert "configuration error" in problem.message and "surprise" in problem.message
+
+
+def test_the_warm_cache_reads_the_stamps_from_disk_once_a_session(tmp_path, monkeypatch):
+    entry = {"keywords": "()", "pattern": "", "files": {}, "verdicts": {"d" * 64: [False, True, None]}}
+    FactsCache(str(tmp_path / "cache")).store_stamps(entry)  # a command-line run left them
+    cache = WarmFactsCache(str(tmp_path / "cache"))
+    assert cache.load_stamps()["verdicts"] == entry["verdicts"]
+    read = cache._read
+    monkeypatch.setattr(cache, "_read", lambda name: pytest.fail(f"{name} read again") if name == "stamps.json" else read(name))
+    assert cache.load_stamps()["verdicts"] == entry["verdicts"]
+    cache.store_stamps({**entry, "verdicts": {}})
+    assert cache.load_stamps()["verdicts"] == {}
+    assert FactsCache(str(tmp_path / "cache")).load_stamps()["verdicts"] == {}  # and on disk, for the command line
 
 
 def test_the_warm_cache_keeps_the_facts_of_the_last_two_runs(tmp_path):

@@ -204,7 +204,7 @@ class WarmFactsCache(FactsCache):
 
     The facts the last two runs used stay decoded in memory, so that an edit
     costs the parse of the text edited rather than the decoding of every other
-    file; anything older is let go. The findings of the last run are kept in
+    file; anything older is let go. So do the stamps, read from disk once. The findings of the last run are kept in
     memory only: they are of texts not saved yet, and `results.json` is the
     command line's.
     """
@@ -214,6 +214,7 @@ class WarmFactsCache(FactsCache):
         self._current: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._previous: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._results: tuple[str, dict] | None = None
+        self._stamps: dict | None = None
 
     def begin_run(self) -> None:
         """A run starts: what the one before used is kept, anything older let go."""
@@ -233,6 +234,17 @@ class WarmFactsCache(FactsCache):
     def store(self, key: str, facts: f.ModuleFacts, exact: bool) -> None:
         self._current[key] = (facts, exact)
         super().store(key, facts, exact)
+
+    def load_stamps(self) -> dict | None:
+        """The stamps as the last run left them, read from disk once per session:
+        a stamp is checked against the file anyway, and a verdict is of a digest."""
+        if self._stamps is None:
+            self._stamps = super().load_stamps()
+        return self._stamps
+
+    def store_stamps(self, entry: dict) -> None:
+        super().store_stamps(entry)
+        self._stamps = {"format": FORMAT, "jaxcheck": __version__, **entry}
 
     def load_results(self, fingerprint: str) -> dict | None:
         if self._results is not None and self._results[0] == fingerprint:
