@@ -105,7 +105,7 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
     return result
 
 
-_JUDGED: dict = {}  # for flake8, per process: project root -> (workspace, results, file stamps)
+_JUDGED: dict = {}  # for flake8, per process: project root -> its `_Judgement`
 
 
 def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None, cache=None) -> None:
@@ -150,24 +150,41 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
     """flake8 asks file by file: the project is judged once per process, from
     the cache when it is warm, and again when a checked file's text changes, or
-    a file whose facts this process parsed or loaded changes."""
+    a file whose facts this process parsed or loaded changes. flake8 asks of a
+    file once a run, so the files are looked at again (`stat`) when a file is
+    asked of twice: once a run, not once a file."""
     from jaxcheck.loading.loader import Workspace
 
     entry = _JUDGED.get(project.root)
     for path, text in list(texts.items()):
-        known = entry[0].texts.get(path) if entry is not None else None
+        known = entry.workspace.texts.get(path) if entry is not None else None
         known = _disk_text(path) if known is None else known
         if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
             texts[path] = known  # the file as on disk: what the CLI and the cache saw
     # A file the judgement knew by its stamp was never read: its digest says what was judged.
-    stale = entry is None or any(entry[0].judged_digest(path) != digest_of(text) for path, text in texts.items())
-    if stale or entry[2] != _stamps(entry[0].facts):
+    stale = entry is None or any(entry.workspace.judged_digest(path) != digest_of(text) for path, text in texts.items())
+    if not stale and not entry.asked.isdisjoint(texts):  # another run of flake8 in this process
+        entry.asked.clear()
+        stale = entry.stamps != _stamps(entry.workspace.facts)
+    if stale:
         cache = FactsCache(project.cache_folder if use_cache else None)
         workspace = Workspace(project, cache, texts=texts, **_loading(config))
         results = _project_results(workspace, config)
         workspace.save()
-        entry = _JUDGED[project.root] = (workspace, results, _stamps(workspace.facts))
-    return entry[0], entry[1]
+        entry = _JUDGED[project.root] = _Judgement(workspace, results, _stamps(workspace.facts), set())
+    entry.asked.update(texts)
+    return entry.workspace, entry.results
+
+
+@dataclass
+class _Judgement:
+    """A project judged for flake8: its workspace, its findings by path, the
+    `stat` of the files its facts came from, and the files asked of since."""
+
+    workspace: object
+    results: dict
+    stamps: dict
+    asked: set[str]
 
 
 def _loading(config: Config) -> dict:

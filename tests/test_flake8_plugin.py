@@ -266,3 +266,35 @@ def test_flake8_judges_a_project_once_however_many_files_it_asks_about(tmp_path,
         found = run()
     assert counted.call_count == 1
     assert len({finding.path for finding in found}) == len(files)
+
+
+def test_flake8_run_again_in_one_process_sees_a_changed_module_it_was_not_asked_about(tmp_path):
+    """The files the judgement read are looked at once a run (when a file is
+    asked of again), not for every file: an edit of one of them is seen."""
+    from unittest import mock
+
+    import jaxcheck.engine as engine
+    from jaxcheck.config import find_config
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    lib = tmp_path / "lib.py"
+    lib.write_text("import dataclasses\n\n\n@dataclasses.dataclass(frozen=True)\nclass Dial:\n    turns: int = 1\n")
+    files = [tmp_path / f"app{n}.py" for n in range(3)]
+    for file in files:
+        file.write_text("import jax\n\nfrom lib import Dial\n\n\ndef turn(x):\n    return jax.jit(abs, static_argnums=1)(x, Dial())\n")
+    engine._JUDGED.clear()
+
+    def run() -> None:
+        for file in files:
+            engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True)
+
+    judged = engine._project_results
+    with mock.patch.object(engine, "_project_results", side_effect=judged) as counted, mock.patch.object(
+        engine, "_stamps", side_effect=engine._stamps
+    ) as stamped:
+        run()
+        run()
+        assert (counted.call_count, stamped.call_count) == (1, 2)  # judged once; looked at after it, and once a run
+        lib.write_text(lib.read_text().replace("(frozen=True)", "()") + "# edited\n")
+        run()
+        assert counted.call_count == 2
