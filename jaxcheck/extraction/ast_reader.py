@@ -1,9 +1,10 @@
-"""The facts of a look-up-only module read from Python's own `ast`: the same
-`ModuleFacts` that `module.extract_facts` finds on LibCST's tree, for a quarter of the CPU.
+"""The facts of a module read from Python's own `ast`: the same `ModuleFacts`
+that `module.extract_facts` finds on LibCST's tree, for a quarter of the CPU.
 
-A module read only for its classes, re-exports or the call sites of jitted
-functions holds no finding and needs no fix, so LibCST's tree buys nothing
-there. The walk below is `module._Extractor`'s, node for node: the same order
+Every module is read this way first. LibCST's tree is what the fixes are built
+on, so LibCST reads the files a finding is in or points at, and its facts
+decide them (`Workspace.confirm`); everywhere else its tree buys nothing. The
+walk below is `module._Extractor`'s, node for node: the same order
 of statements (a compound statement's `else` and handlers before its body),
 the same last-in-first-out scan of expressions (LibCST's child order), the same
 positions (LibCST's columns are characters, `ast`'s UTF-8 bytes; a tuple's

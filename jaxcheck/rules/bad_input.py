@@ -36,8 +36,9 @@ class BadInput:
       not reported. Other `cannot parse: ...` messages, on line 1: a null byte
       in the source, or code nested too deeply for Python's own parser.
     - `cannot analyse: ...`: Python accepts the file, but LibCST, which
-      jaxcheck reads code with, refuses it, or the code nests too deeply for
-      jaxcheck.
+      jaxcheck reads a file with when it holds a finding (its fixes are built
+      on LibCST's tree; Python's own `ast` reads the rest), refuses it, or the
+      code nests too deeply for jaxcheck.
     - `jaxcheck failed on this file (...); please report it.`: a bug in
       jaxcheck. The run still checks every other file, then exits with status 2.
 
@@ -123,7 +124,7 @@ class BadInput:
     - Python 3.12 syntax is accepted on every Python jaxcheck runs on, so code
       that must also run on Python 3.10 or 3.11 gets no JAX000 for it.
     - A file LibCST refuses (`cannot analyse`) is valid Python that jaxcheck
-      has not checked; its classes are unknown to the rest of the project.
+      could not check; its classes are unknown to the rest of the project.
 
     ## JAX versions checked
 
