@@ -212,7 +212,7 @@ from jaxcheck.engine import check
 real = workspace._parse_job
 
 def crash_on_marked_files(job):
-    if "CRASH_HERE" in job[1]:
+    if "CRASH_HERE" in job[1] and (job[4] or "WHEN_READ_BY_LIBCST" not in job[1]):
         os._exit(139)  # as a crash in native code ends a process
     return real(job)
 
@@ -239,5 +239,23 @@ def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path) -> None:
     lines = completed.stdout.splitlines()
     crashed = [line for line in lines if line.startswith("crash.py")]
     assert len(crashed) == 1 and " JAX000 " in crashed[0] and "crashed" in crashed[0], lines
+    assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40
+    assert lines[-1] == "internal errors: 1"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs forked workers")
+def test_a_worker_that_dies_reading_a_file_with_findings_with_libcst_costs_only_that_file(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    for number in range(20):
+        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
+    (tmp_path / "crash.py").write_text(BUGGY + "# CRASH_HERE WHEN_READ_BY_LIBCST\n")  # ast reads it; LibCST, for its findings, crashes
+    completed = subprocess.run(
+        [sys.executable, "-c", _CRASHING_RUN, str(tmp_path)], capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert [line.split()[1] for line in lines if line.startswith("crash.py")] == ["JAX000"], lines
     assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40
     assert lines[-1] == "internal errors: 1"

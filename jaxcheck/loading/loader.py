@@ -303,10 +303,14 @@ class Workspace:
         costs a parse of the files with findings, not of the project.
         """
         changed = False
-        for path in sorted(set(paths) & self.quick):
-            self.quick.discard(path)
-            module, is_package = self.project.module_name(path)
-            facts, problem, internal, _ = parse_facts(display_path(path), self.text(path), module, is_package, exact=True)
+        paths = sorted(set(paths) & self.quick)
+        self.quick -= set(paths)
+        jobs = [(display_path(path), self.text(path), *self.project.module_name(path), True) for path in paths]
+        if self.progress is not None and jobs:
+            self.progress(0, len(jobs))
+        # In the workers when there are any, however few: LibCST's native parser can crash a process.
+        outcomes = self._parsed(jobs, 1 if self.pool is not None else len(jobs) + 1)
+        for path, (facts, problem, internal, _) in zip(paths, outcomes):
             if facts is None:
                 del self.facts[path]
                 self.bad[path] = problem
@@ -348,18 +352,12 @@ class Workspace:
             # Keyed by the text parsed: the file may have changed since its stamp was taken.
             digest = digest_of(self.text(path))
             pending.append((path, module, is_package, cache_key(digest, module, is_package), digest))
-        jobs = [(display_path(path), self.text(path), module, is_package) for path, module, is_package, _, _ in pending]
+        jobs = [(display_path(path), self.text(path), module, is_package, False) for path, module, is_package, _, _ in pending]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
-        if self.pool is not None and len(pending) >= (self.pool.workers if self.pool.started else 2 * _MIN_FILES_PER_WORKER):
-            try:
-                outcomes = self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2))
-            except BrokenProcessPool:
-                # A worker died (a crash in native code): each file again in a
-                # process of its own, so that only the one at fault is lost.
-                self.pool.reset()
-                outcomes = self._counted(_isolated(job) for job in jobs)
+        if self.pool is not None:
+            outcomes = self._parsed(jobs, self.pool.workers if self.pool.started else 2 * _MIN_FILES_PER_WORKER)
         else:
             outcomes = self._counted(_parse_job(job) for job in jobs)
         for (path, _, _, key, digest), (facts, problem, internal, exact) in zip(pending, outcomes):
@@ -375,6 +373,18 @@ class Workspace:
                 self.bad[path] = problem
                 if internal:
                     self.internal_errors.add(path)
+
+    def _parsed(self, jobs: list, fewest: int) -> list:
+        """The outcome of each parse job: in the workers when there are `fewest` or more."""
+        if len(jobs) < fewest:
+            return self._counted(_parse_job(job) for job in jobs)
+        try:
+            return self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2))
+        except BrokenProcessPool:
+            # A worker died (a crash in native code): each file again in a
+            # process of its own, so that only the one at fault is lost.
+            self.pool.reset()
+            return self._counted(_isolated(job) for job in jobs)
 
     def _counted(self, outcomes) -> list:
         """The parse outcomes, the progress told of each as it comes."""
@@ -457,7 +467,7 @@ def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
     return facts if facts.path == path else replace(facts, path=path)
 
 
-def _isolated(job: tuple[str, str, str, bool]):
+def _isolated(job: tuple[str, str, str, bool, bool]):
     """`_parse_job` in a process of its own; a crash there is this file's JAX000."""
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
@@ -472,7 +482,7 @@ def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]
     return {path: syntax_error_of(text, shown) for path, text, shown in jobs}
 
 
-def _parse_job(job: tuple[str, str, str, bool]):
+def _parse_job(job: tuple[str, str, str, bool, bool]):
     return parse_facts(*job)
 
 
