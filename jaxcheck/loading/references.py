@@ -48,10 +48,19 @@ def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
 
 
 def _values(found: set[str], values: Iterable[f.Value]) -> None:
-    for value in values:
-        for inner in _walk(value):
-            if inner.ref is not None and not inner.ref.is_local:
-                found.add(inner.ref.name)
+    """The global names of the values and all they hold (`_walk`'s, without a generator per value)."""
+    stack = list(values)
+    while stack:
+        current = stack.pop()
+        ref = current.ref
+        if ref is not None and not ref.is_local:
+            found.add(ref.name)
+        if current.args:
+            stack.extend(current.args)
+        if current.keywords:
+            stack.extend(item for _, item in current.keywords)
+        if current.func is not None:
+            stack.append(current.func)
 
 
 def _walk(value: f.Value) -> Iterator[f.Value]:
