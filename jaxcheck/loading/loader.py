@@ -76,6 +76,7 @@ class Workspace:
         for path, text in (texts or {}).items():
             self._keep(path, text)
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
+        self._name_paths: dict[str, str | None] = {}  # global name -> the file of its module, None if outside
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
@@ -399,18 +400,24 @@ class Workspace:
         """The project files not loaded yet that define the modules of these global names."""
         wanted = []
         for name in sorted(names):
-            parts = name.split(".")
-            for end in range(len(parts), 0, -1):
-                module = ".".join(parts[:end])
-                found = self._module_paths.get(module)
-                if found is None:
-                    found = self._module_paths[module] = self.project.module_paths(module)
-                if found:
-                    path = os.path.abspath(found[0])
-                    if path not in self.facts and path not in self.bad and path not in wanted:
-                        wanted.append(path)
-                    break
+            path = self._name_paths.get(name, "")
+            if path == "":
+                path = self._name_paths[name] = self._defining_path(name)
+            if path is not None and path not in self.facts and path not in self.bad and path not in wanted:
+                wanted.append(path)
         return wanted
+
+    def _defining_path(self, name: str) -> str | None:
+        """The project file of the longest module prefix of the dotted name, if any."""
+        parts = name.split(".")
+        for end in range(len(parts), 0, -1):
+            module = ".".join(parts[:end])
+            found = self._module_paths.get(module)
+            if found is None:
+                found = self._module_paths[module] = self.project.module_paths(module)
+            if found:
+                return os.path.abspath(found[0])
+        return None
 
 
 class Pool:
