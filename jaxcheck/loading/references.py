@@ -103,13 +103,13 @@ class Users:
         self._others = names - self._words
 
     def used_by(self, text: str) -> bool:
-        """Whether the text uses an offered name.
+        r"""Whether the text uses an offered name.
 
-        Every use holds the name as a word (`\\bName\\b`). Thousands of names
-        in one pattern made the search try each at every word of every file;
-        a name that is one run of `\\w` can only be found where the text has
-        it as a word, so the pattern holds only those the text has: its
-        matches are the same, found at the cost of listing the text's words.
+        Every use holds the name as a word (`\bName\b`). One pattern of
+        thousands of names would try each at every word of every file; a
+        name that is one run of `\w` can only be found where the text has it
+        as a word, so the pattern holds only those the text has: its matches
+        are the same, found at the cost of listing the text's words.
         """
         if "import" not in text:
             return False
