@@ -8,6 +8,8 @@ parsed. `bench/README.md` has the same check over the whole corpus.
 from __future__ import annotations
 
 import importlib.util
+import os
+import re
 from unittest import mock
 
 import pytest
@@ -15,8 +17,10 @@ import pytest
 import jaxcheck.loading.loader as workspace
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
-from jaxcheck.loading.prefilter import may_have_findings
-from jaxcheck.loading.references import users_pattern, uses
+from jaxcheck.loading import prefilter, references
+from jaxcheck.loading.prefilter import TRIGGERS, may_have_findings
+from jaxcheck.loading.references import Users
+from jaxcheck.loading.source import SourceError, read_source
 from helpers import cpu_seconds
 
 
@@ -108,8 +112,8 @@ def test_the_prefilter_reads_a_long_line_of_transforms_in_linear_time():
 
 def test_finding_the_users_of_offered_names_reads_a_long_line_in_linear_time():
     # A 225 KB line of uses that are not imports cost 25 s, 450 KB 102 s.
-    pattern = users_pattern({"pkg.config": {"Config"}})
-    ratio = _grows_linearly(lambda n: "import os\n" + "x.Config " * (n // 9), lambda text: uses(text, pattern, {"pkg"}))
+    test = Users({"pkg": {"Config"}})
+    ratio = _grows_linearly(lambda n: "import os\n" + "x.Config " * (n // 9), test.used_by)
     assert ratio < 24, ratio
 
 
@@ -127,7 +131,7 @@ def test_finding_the_users_of_offered_names_reads_a_long_line_in_linear_time():
     ],
 )
 def test_the_users_of_an_offered_name(text: str, expected: bool):
-    assert uses(text, users_pattern({"pkg.config": {"Config"}}), {"pkg"}) is expected
+    assert Users({"pkg": {"Config"}}).used_by(text) is expected
 
 
 @pytest.mark.parametrize(
@@ -144,3 +148,92 @@ def test_the_users_of_an_offered_name(text: str, expected: bool):
 )
 def test_the_transform_shapes_of_an_indented_line(text: str, expected: bool):
     assert may_have_findings(text) is expected
+
+
+# --- the quick forms give the verdicts of the plain definitions (issue 18) ---------------------------
+
+# The pre-filter's patterns as first written: tried at every position of the text.
+_PLAIN_TRANSFORM = re.compile(r"\b(?:p?jit|pmap|checkpoint|remat|make_jaxpr)\b")
+_PLAIN_PYTREE = re.compile(
+    r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
+)
+
+
+def _plain_may_have_findings(text: str) -> bool:
+    with mock.patch.object(prefilter, "_TRANSFORM", _PLAIN_TRANSFORM):
+        applies = prefilter._applies_a_transform(text)
+    return (
+        any(trigger in text for trigger in TRIGGERS)
+        or applies
+        or _PLAIN_PYTREE.search(text) is not None
+        or (_PLAIN_TRANSFORM.search(text) is not None and prefilter._GLOBAL_CHANGE.search(text) is not None)
+        or prefilter._MODULE_LEVEL_JIT.search(text) is not None
+    )
+
+
+def _plain_users_test(offered: dict[str, set[str]]):
+    """Every offered name in one pattern, each looked for at every position."""
+    names = set().union(*offered.values())
+    pattern = re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, names))))
+    modules = {module.rpartition(".")[2] for module, found in offered.items() if found}
+    return lambda text: "import" in text and references._imports_or_reads(text, pattern, modules)
+
+
+def _texts(*packages: str) -> dict[str, str]:
+    found = {}
+    for package in packages:
+        for folder, _, names in os.walk(_installed(package)):
+            for name in names:
+                if name.endswith((".py", ".pyi")):
+                    try:
+                        found[os.path.join(folder, name)] = read_source(os.path.join(folder, name))
+                    except SourceError:
+                        pass
+    return found
+
+
+@pytest.mark.slow
+def test_the_quick_verdicts_are_the_plain_definitions_on_real_code():
+    texts = _texts("equinox", "flax", "optax", "jax")
+    # Offered as the loader offers them: a module's classes, named by the last part of its module.
+    offered: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        module = os.path.splitext(os.path.basename(path))[0]
+        offered.setdefault(f"pkg.{module}", set()).update(re.findall(r"^[ \t]*class[ \t]+(\w+)", text, re.MULTILINE))
+    test, plain_test = Users(offered), _plain_users_test(offered)
+    assert len(texts) > 800 and len(test.modules) > 200 and len(set().union(*offered.values())) > 1000
+    verdicts = {True: 0, False: 0}
+    users = {True: 0, False: 0}
+    for path, text in texts.items():
+        assert [m.span() for m in prefilter._TRANSFORM.finditer(text)] == [m.span() for m in _PLAIN_TRANSFORM.finditer(text)], path
+        pytree = any(word in text for word in prefilter._PYTREE_WORDS) or prefilter._STATIC.search(text) is not None
+        assert pytree is (_PLAIN_PYTREE.search(text) is not None), path
+        verdict = may_have_findings(text)
+        assert verdict is _plain_may_have_findings(text), path
+        verdicts[verdict] += 1
+        if not verdict:
+            used = test.used_by(text)
+            assert used is plain_test(text), path
+            users[used] += 1
+    # Both ways of each verdict were met many times over.
+    assert min(verdicts.values()) > 100 and min(users.values()) > 50, (verdicts, users)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from pkg.m import Config\n",
+        "import pkg\nx = pkg.ConfigMore()\n",
+        "import pkg\nx = pkg.Config_()\n",
+        "import os\nx = m.Config\n",
+        "from pkg.m import _Config2\n",
+        # A name with a combining mark is no run of `\w`: looked for whatever the text's words.
+        "from pkg.m import cafe\u0301, Config\n",
+        "from pkg.m import (\n    cafe\u0301,\n)\n",
+        "import pkg\nx = m.cafe\u0301\n",
+        "import pkg\nx = m.cafe\u0301x\n",  # `\b` falls between the mark and `x`: the plain pattern finds it
+    ],
+)
+def test_the_users_test_finds_what_one_pattern_of_every_offered_name_finds(text):
+    offered = {"pkg.m": {"Config", "_Config2", "cafe\u0301"}, "pkg.other": {"Conf"}}
+    assert Users(offered).used_by(text) is _plain_users_test(offered)(text)

@@ -25,7 +25,7 @@ from jaxcheck.loading.files import python_files
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
-from jaxcheck.loading.references import named_modules, offered_names, users_pattern, uses
+from jaxcheck.loading.references import Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
 from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
@@ -125,14 +125,10 @@ class Workspace:
         ]
         self._load(taking_part)
         offered = {module.module: offered_names(module) for module in self.facts.values()}
-        pattern = users_pattern(offered)
-        if pattern is not None:
-            modules = {name.rpartition(".")[2] for name, names in offered.items() if names}
-            self.stamps.use_pattern(digest_of(f"{pattern.pattern}\0{sorted(modules)}"))
-            users = [
-                path for path in files
-                if path not in self.facts and self.verdict(path, USER, lambda text: uses(text, pattern, modules))
-            ]
+        if any(offered.values()):
+            test = Users(offered)
+            self.stamps.use_pattern(digest_of(test.key))
+            users = [path for path in files if path not in self.facts and self.verdict(path, USER, test.used_by)]
             self._load(users)
             taking_part += users
         whole = set(taking_part)

@@ -17,13 +17,17 @@ import re
 
 # `nnx.jit` keys its cache on the plain attributes of every `nnx.Module` it is given.
 TRIGGERS = ("static_arg", "static_broadcasted_argnums", "filter_jit", "filter_pmap", "nnx.jit")
+# The transforms' names, each as a word. That no word character comes before
+# a name is asked after it (a lookbehind), not before it (`\b`): the search
+# then skips to the names' first letters instead of trying every position.
+_TRANSFORM_NAMES = ("jit", "pjit", "pmap", "checkpoint", "remat", "make_jaxpr")
+_TRANSFORM = re.compile(r"(?:%s)\b" % "|".join(rf"{name}(?<!\w{name})" for name in _TRANSFORM_NAMES))
 # A transform named, then what follows it in the shapes the JAX2xx rules and
 # JAX401 look at: applied to a lambda, a partial, `obj.attr` or what a call
 # returns (`jit(checked(self.step))`, a decorator's wrapper); made and
 # called at once; passed on (`partial(jax.jit, ...)`); imported under another
 # name. And what comes before it on an indented line: a decorator of a method
 # or nested function, or an application to a name inside a function or class.
-_TRANSFORM = re.compile(r"\b(?:p?jit|pmap|checkpoint|remat|make_jaxpr)\b")
 _AFTER = re.compile(
     r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.|[A-Za-z_]\w*\s*\()"
     r"|\s*\([^()\n]*\)\s*\("
@@ -43,9 +47,11 @@ _GLOBAL_CHANGE = re.compile(
 # A module-level function jitted by decorator or by name: the globals it reads
 # may be changed by another module (`config.SCALE = 4.0`), JAX204's evidence.
 _MODULE_LEVEL_JIT = re.compile(r"^@[\w.]*\b(?:p?jit|pmap)\b|^[A-Za-z_]\w*[ \t]*=[ \t]*[\w.]*\b(?:p?jit|pmap)\(", re.MULTILINE)
-_PYTREE = re.compile(
-    r"register_pytree|register_dataclass|static_field|\bstatic\s*=\s*True|pytree_node|\bstatic\(|Static\[|[\"']static[\"']"
-)
+# Pytree registrations and static fields: these words, or `static` marking a
+# field (`static_field`, `static=True`, `static(`, `"static"`), looked for
+# from each `static` with what comes before it asked after (as `_TRANSFORM`).
+_PYTREE_WORDS = ("register_pytree", "register_dataclass", "pytree_node", "Static[")
+_STATIC = re.compile(r"static(?:_field|(?<!\wstatic)(?:\s*=\s*True|\()|(?<=[\"']static)[\"'])")
 
 
 def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
@@ -53,13 +59,17 @@ def may_have_findings(text: str, keywords: tuple[str, ...] = ()) -> bool:
 
     `keywords` are the static keywords and names of configured transforms.
     """
-    return (
+    if (
         any(trigger in text for trigger in TRIGGERS)
         or any(keyword in text for keyword in keywords)
-        or _applies_a_transform(text)
-        or _PYTREE.search(text) is not None
-        or (_TRANSFORM.search(text) is not None and _GLOBAL_CHANGE.search(text) is not None)
-        or _MODULE_LEVEL_JIT.search(text) is not None
+        or any(word in text for word in _PYTREE_WORDS)
+        or _STATIC.search(text) is not None
+    ):
+        return True
+    # Each test left needs a transform named (`_MODULE_LEVEL_JIT` too): most
+    # files name none, and are not looked at line by line.
+    return _TRANSFORM.search(text) is not None and (
+        _applies_a_transform(text) or _GLOBAL_CHANGE.search(text) is not None or _MODULE_LEVEL_JIT.search(text) is not None
     )
 
 

@@ -94,27 +94,50 @@ def _applies_transform(call: f.Value) -> bool:
     return any(inner.ref is not None and inner.ref.last in f.TRANSFORM_NAMES for inner in _walk(call) if inner.kind in (f.CALL, f.NAME))
 
 
-def users_pattern(offered: dict[str, set[str]]) -> re.Pattern[str] | None:
-    """Text a file that uses an offered name must hold: the name as a word.
-    `uses` then asks that it come after `import` on its line, or after the
-    module's name and a dot."""
-    names = set().union(*offered.values()) if offered else set()
-    if not names:
-        return None
-    return re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, names))))
+_WORD = re.compile(r"\w+")
+
+
+class Users:
+    """Which files use what the taking-part files offer (`offered`: each
+    module's offered names): those that import an offered name (on the line
+    of its `import`, or in the parenthesized list after it) or read it off
+    its module (`settings.Config`)."""
+
+    def __init__(self, offered: dict[str, set[str]]) -> None:
+        names = set().union(*offered.values())
+        self.modules = {module.rpartition(".")[2] for module, found in offered.items() if found}
+        self.key = f"{sorted(names)}\0{sorted(self.modules)}"  # what the verdicts are kept under
+        self._words = frozenset(name for name in names if _WORD.fullmatch(name))
+        # An identifier that is not one run of `\w` (one with a combining mark) is always looked for.
+        self._others = names - self._words
+
+    def used_by(self, text: str) -> bool:
+        r"""Whether the text uses an offered name.
+
+        Every use holds the name as a word (`\bName\b`). One pattern of
+        thousands of names would try each at every word of every file; a
+        name that is one run of `\w` can only be found where the text has it
+        as a word, so the pattern holds only those the text has: its matches
+        are the same, found at the cost of listing the text's words.
+        """
+        if "import" not in text:
+            return False
+        present = self._words.intersection(_WORD.findall(text)) | self._others
+        if not present:
+            return False
+        pattern = re.compile(r"\b(?:%s)\b" % "|".join(sorted(map(re.escape, present))))
+        return _imports_or_reads(text, pattern, self.modules)
 
 
 _LOOKBACK = 2_000  # how far back an import list's `import` is looked for
 
 
-def uses(text: str, pattern: re.Pattern[str], modules: set[str]) -> bool:
-    """Whether the text imports an offered name (on the line of its `import`,
-    or in the parenthesized list after it), or reads it off its module (`settings.Config`).
+def _imports_or_reads(text: str, pattern: re.Pattern[str], modules: set[str]) -> bool:
+    """Whether the text imports a name the pattern finds (on the line of its `import`,
+    or in the parenthesized list after it), or reads it off one of the modules (`settings.Config`).
 
     The matches are visited in order, each line's `import` and each import
     list's brackets looked up once: time is linear in the text, however long its lines."""
-    if "import" not in text:
-        return False
     longest = max(map(len, modules), default=0)
     imports = [found.start() for found in re.finditer("import", text)]
     brackets: dict[int, tuple[int, int]] = {}  # an `import`'s position -> its first `(` and `)` after it
