@@ -16,6 +16,7 @@ from functools import cached_property
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.calls import Call, by_path
 from jaxcheck.model.jax_api import PARTIAL, TRACING_LIBRARIES, TRACING_NAMES, TREE_MAPS, Transform
 from jaxcheck.model.state import Chain
 from jaxcheck.model.symbols import Symbols
@@ -70,6 +71,7 @@ class Functions:
         self._made: dict[str, list[Made]] = {}
         self._traced: dict[str, set[str]] = {}
         self._callees: dict[Ref, tuple[str, ...]] = {}  # the same callee is asked about from every call of it
+        self._method_calls: dict[str, list[tuple[str, Ref]]] = {}
 
     @cached_property
     def compiled(self) -> list[Compiled]:
@@ -80,15 +82,24 @@ class Functions:
                 applied = application(decorator, self.table)
                 if applied is not None and applied.target is None:
                     found.append(Compiled(function, applied, symbols.path_of[function.qualname]))
-        for path, module in symbols.modules.items():
-            for _, call in module.calls:
-                applied = application(call, self.table)
-                if applied is None or applied.target is None or applied.target.kind != f.NAME:
-                    continue
-                function = symbols.lookup_function(applied.target.ref)
-                if function is not None:
-                    found.append(Compiled(function, applied, path, call))
+        for path, _, call in self._applications:
+            applied = application(call, self.table)
+            if applied is None or applied.target is None or applied.target.kind != f.NAME:
+                continue
+            function = symbols.lookup_function(applied.target.ref)
+            if function is not None:
+                found.append(Compiled(function, applied, path, call))
         return found
+
+    @cached_property
+    def _applications(self) -> list[Call]:
+        """The calls that may apply a transform (`application` is None for every other call)."""
+        table = self.table
+        return self.symbols.calls.where(lambda name: name in table or name == PARTIAL, applied=True)
+
+    @cached_property
+    def _applications_by_path(self) -> dict[str, list[Call]]:
+        return by_path(self._applications)
 
     def made(self, path: str) -> list[Made]:
         """The functions compiling transforms make in the module at `path`."""
@@ -100,12 +111,13 @@ class Functions:
     def _made_in(self, module: f.ModuleFacts) -> list[Made]:
         """Every application of a transform to a function in the module, as a
         call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
-        called = {value.func.key for _, value in module.calls if value.func is not None}
+        candidates = self._applications_by_path.get(module.path, ())
+        called = {value.func.key for _, _, value in candidates if value.func is not None}
         dropped = set(module.discarded)
         looped = set(module.looped)
         closures = {closure.location: closure.reads for closure in module.closures}
         made = []
-        for function, value in module.calls:
+        for _, function, value in candidates:
             applied = application(value, self.table)
             if applied is None or applied.target is None:
                 continue
@@ -272,15 +284,13 @@ class Functions:
             for callee in self.callees(call.ref)
         }
 
-    @cached_property
-    def method_calls(self) -> dict[str, list[tuple[str, Ref]]]:
-        """Every call of a method by its name: (the calling function, the call's callee)."""
-        found: dict[str, list[tuple[str, Ref]]] = defaultdict(list)
-        for module in self.symbols.modules.values():
-            for caller, call in module.calls:
-                if call.ref is not None and call.ref.parent is not None:
-                    found[call.ref.last].append((caller, call.ref))
-        return found
+    def method_calls(self, name: str) -> list[tuple[str, Ref]]:
+        """Every call of a method named `name`: (the calling function, the call's callee)."""
+        known = self._method_calls.get(name)
+        if known is None:
+            calls = self.symbols.calls.where(last=(name,))
+            known = self._method_calls[name] = [(caller, call.ref) for _, caller, call in calls if call.ref.parent is not None]
+        return known
 
     def traced(self, path: str) -> set[str]:
         """The functions of the module that JAX, flax or equinox trace or transform:

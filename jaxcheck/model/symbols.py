@@ -13,6 +13,7 @@ from typing import Iterable
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.calls import Calls
 from jaxcheck.model.jax_api import (
     ABSTRACT_BASES,
     ABSTRACT_DECORATORS,
@@ -70,6 +71,11 @@ class Symbols:
             for base in self.bases(cls.qualname):
                 if base in self.classes:
                     self.subclasses[base].append(cls.qualname)
+
+    @cached_property
+    def calls(self) -> Calls:
+        """Every call of the project, found by what it calls."""
+        return Calls(self.modules, self.canonical)
 
     # --- names --------------------------------------------------------------------------------
 
@@ -202,13 +208,11 @@ class Symbols:
     def registered(self) -> set[str]:
         """The classes a call registers as pytrees: `register_pytree_node(C, ...)`, `register_dataclass(C)`."""
         found = set()
-        for module in self.modules.values():
-            for _, call in module.calls:
-                name = call.dotted
-                if (tree_util_name(name, REGISTRATIONS) or name in REGISTER_DATACLASS) and call.args:
-                    cls = self.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
-                    if cls is not None:
-                        found.add(cls)
+        for _, _, call in self.calls.where(lambda name: tree_util_name(name, REGISTRATIONS) or name in REGISTER_DATACLASS):
+            if call.args:
+                cls = self.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+                if cls is not None:
+                    found.add(cls)
         return found
 
     def all_subclasses(self, qualname: str) -> set[str]:

@@ -1,0 +1,84 @@
+"""Every call of the project, found by what it calls.
+
+Most questions about calls name a few callees (`register_pytree_node`, the
+jitted functions, the constructors of one class), and a monorepo makes tens
+of thousands of calls: a pass over all of them for each question is what an
+edit in one file paid for the whole project. The calls are indexed once, and
+each question reads only the calls that can answer it, in the order a pass
+over every module would have met them (modules in order, each module's calls
+in its own), so what is found, and in which order, is the same.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import cached_property
+from typing import Callable, Iterable
+
+from jaxcheck import facts as f
+
+# (file, enclosing function or "" at module level, the call)
+Call = tuple[str, str, f.Value]
+
+
+class Calls:
+    """The project's calls, by the callee's dotted name, last name and resolved name."""
+
+    def __init__(self, modules: dict[str, f.ModuleFacts], canonical: Callable[[f.Ref], f.Ref]) -> None:
+        self._canonical = canonical
+        self.all: list[Call] = []
+        self._by_dotted: dict[str, list[int]] = defaultdict(list)  # `call.dotted` -> positions in `all`
+        self._by_last: dict[str, list[int]] = defaultdict(list)  # the callee's last name -> positions
+        self._applied: list[int] = []  # calls of what a call returns: `jit(f, static_argnums=0)(x)`
+        for path, module in modules.items():
+            for enclosing, call in module.calls:
+                position = len(self.all)
+                self.all.append((path, enclosing, call))
+                self._by_dotted[call.dotted].append(position)
+                if call.ref is not None:
+                    self._by_last[call.ref.last].append(position)
+                if call.func is not None:
+                    self._applied.append(position)
+
+    @cached_property
+    def _by_callee(self) -> dict[str, list[int]]:
+        """A global callee's name with re-exports followed (`Symbols.canonical`) -> positions."""
+        found: dict[str, list[int]] = defaultdict(list)
+        for position, (_, _, call) in enumerate(self.all):
+            if call.ref is not None and not call.ref.is_local:
+                found[self._canonical(call.ref).name].append(position)
+        return found
+
+    def where(
+        self,
+        named: Callable[[str], object] | None = None,
+        last: Iterable[str] = (),
+        callees: Iterable[str] = (),
+        applied: bool = False,
+    ) -> list[Call]:
+        """The calls whose dotted name (`Value.dotted`, "" for none) passes
+        `named`, or whose callee's last name is one of `last`, or whose global
+        callee resolves to one of `callees`, or (`applied`) that call what a
+        call returns, in project order."""
+        positions: set[int] = set()
+        if named is not None:
+            for name, found in self._by_dotted.items():
+                if named(name):
+                    positions.update(found)
+        for name in last:
+            positions.update(self._by_last.get(name, ()))
+        if callees:
+            by_callee = self._by_callee
+            for name in callees:
+                positions.update(by_callee.get(name, ()))
+        if applied:
+            positions.update(self._applied)
+        return [self.all[position] for position in sorted(positions)]
+
+
+def by_path(calls: list[Call]) -> dict[str, list[Call]]:
+    """The calls grouped by file, each group in order."""
+    found: dict[str, list[Call]] = defaultdict(list)
+    for call in calls:
+        found[call[0]].append(call)
+    return found
