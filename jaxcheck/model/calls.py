@@ -25,11 +25,13 @@ class Calls:
     """The project's calls, by the callee's dotted name, last name and resolved name."""
 
     def __init__(self, modules: dict[str, f.ModuleFacts], canonical: Callable[[f.Ref], f.Ref]) -> None:
-        self._canonical = canonical
+        # `canonical` is not kept: a model that refers to itself is garbage only the cyclic collector
+        # frees, and that walks everything alive once the run has dropped the model.
         self.all: list[Call] = []
         self._by_dotted: dict[str, list[int]] = defaultdict(list)  # `call.dotted` -> positions in `all`
         self._by_last: dict[str, list[int]] = defaultdict(list)  # the callee's last name -> positions
         self._applied: list[int] = []  # calls of what a call returns: `jit(f, static_argnums=0)(x)`
+        self._by_scope: dict[str, list[f.Ref]] = defaultdict(list)  # a function -> the callees of the calls it makes
         for path, module in modules.items():
             for enclosing, call in module.calls:
                 position = len(self.all)
@@ -37,17 +39,24 @@ class Calls:
                 self._by_dotted[call.dotted].append(position)
                 if call.ref is not None:
                     self._by_last[call.ref.last].append(position)
+                    if enclosing:
+                        self._by_scope[enclosing].append(call.ref)
                 if call.func is not None:
                     self._applied.append(position)
-
-    @cached_property
-    def _by_callee(self) -> dict[str, list[int]]:
-        """A global callee's name with re-exports followed (`Symbols.canonical`) -> positions."""
-        found: dict[str, list[int]] = defaultdict(list)
+        # A global callee's name with re-exports followed (`Symbols.canonical`) -> positions.
+        self._by_callee: dict[str, list[int]] = defaultdict(list)
         for position, (_, _, call) in enumerate(self.all):
             if call.ref is not None and not call.ref.is_local:
-                found[self._canonical(call.ref).name].append(position)
-        return found
+                self._by_callee[canonical(call.ref).name].append(position)
+
+    @cached_property
+    def callees(self) -> tuple[f.Ref, ...]:
+        """The callee of every call that names one, each once (a tenth as many as the calls)."""
+        return tuple(dict.fromkeys(call.ref for _, _, call in self.all if call.ref is not None))
+
+    def made_in(self, function: str) -> list[f.Ref]:
+        """The callees of the calls made in `function` (in any file), in order."""
+        return self._by_scope.get(function, [])
 
     def where(
         self,
@@ -67,10 +76,8 @@ class Calls:
                     positions.update(found)
         for name in last:
             positions.update(self._by_last.get(name, ()))
-        if callees:
-            by_callee = self._by_callee
-            for name in callees:
-                positions.update(by_callee.get(name, ()))
+        for name in callees:
+            positions.update(self._by_callee.get(name, ()))
         if applied:
             positions.update(self._applied)
         return [self.all[position] for position in sorted(positions)]

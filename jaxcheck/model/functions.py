@@ -112,10 +112,11 @@ class Functions:
         """Every application of a transform to a function in the module, as a
         call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
         candidates = self._applications_by_path.get(module.path, ())
-        called = {value.func.key for _, _, value in candidates if value.func is not None}
-        dropped = set(module.discarded)
-        looped = set(module.looped)
-        closures = {closure.location: closure.reads for closure in module.closures}
+        if candidates:
+            called = {value.func.key for _, _, value in candidates if value.func is not None}
+            dropped = set(module.discarded)
+            looped = set(module.looped)
+            closures = {closure.location: closure.reads for closure in module.closures}
         made = []
         for _, function, value in candidates:
             applied = application(value, self.table)
@@ -257,19 +258,17 @@ class Functions:
     def called_repeatedly(self) -> set[str]:
         """The functions the project calls on every turn of a loop: directly, or
         through the functions such a loop calls (a few calls deeper)."""
-        calls: dict[str, list[Ref]] = defaultdict(list)  # caller -> what it calls
+        calls = self.symbols.calls
         repeated: set[str] = set()
         for module in self.symbols.modules.values():
             for _, ref in module.loop_calls:
                 repeated.update(self.callees(ref))
-            for caller, call in module.calls:
-                if call.dotted in TREE_MAPS and call.args and call.args[0].kind == f.NAME:
-                    repeated.update(self.callees(call.args[0].ref))  # called once per leaf
-                if caller and call.ref is not None:
-                    calls[caller].append(call.ref)
+        for _, _, call in calls.where(TREE_MAPS.__contains__):
+            if call.args and call.args[0].kind == f.NAME:
+                repeated.update(self.callees(call.args[0].ref))  # called once per leaf
         frontier = set(repeated)
         for _ in range(_CALLS_DEEP):
-            frontier = {callee for caller in frontier for ref in calls.get(caller, ()) for callee in self.callees(ref)}
+            frontier = {callee for caller in frontier for ref in calls.made_in(caller) for callee in self.callees(ref)}
             frontier -= repeated
             repeated |= frontier
         return repeated
@@ -277,12 +276,7 @@ class Functions:
     @cached_property
     def called(self) -> set[str]:
         """The project functions (and `__init__`s) some call of the project may run."""
-        return {
-            callee
-            for module in self.symbols.modules.values()
-            for _, call in module.calls
-            for callee in self.callees(call.ref)
-        }
+        return {callee for ref in self.symbols.calls.callees for callee in self.callees(ref)}
 
     def method_calls(self, name: str) -> list[tuple[str, Ref]]:
         """Every call of a method named `name`: (the calling function, the call's callee)."""

@@ -51,7 +51,7 @@ class Symbols:
         self._bound_by_value: dict[tuple, list[Ref]] = {}
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # base qualname -> project subclasses
         self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
-        self._canonical: dict[Ref, Ref] = {}
+        self._canonical: dict[str, Ref] = {}  # a global's name -> the global it stands for
         self._mro: dict[str, list[str]] = {}
         for module in self.modules.values():
             for cls in module.classes:
@@ -83,7 +83,7 @@ class Symbols:
         """A global with re-exports followed: `pkg.Config` -> `pkg.settings.Config`."""
         if ref.is_local:
             return ref
-        known = self._canonical.get(ref)
+        known = self._canonical.get(ref.name)  # by the name alone (a str keeps its hash): the result depends on nothing else
         if known is not None:
             return known
         result, seen = f.project_name(ref.name, self.import_roots), set()
@@ -102,8 +102,8 @@ class Symbols:
                     if target is not None:
                         result = f.project_name(".".join([target, *parts[end + 1 :]]), self.import_roots)
                     break
-        self._canonical[ref] = Ref(result)
-        return self._canonical[ref]
+        known = self._canonical[ref.name] = Ref(result)
+        return known
 
     def module_variable(self, ref: Ref) -> Ref | None:
         """The module-level variable a global name reads or writes: `pkg.mod.NAME`
