@@ -30,24 +30,33 @@ class Calls:
         self.all: list[Call] = []
         self._by_dotted: dict[str, list[int]] = defaultdict(list)  # `call.dotted` -> positions in `all`
         self._by_last: dict[str, list[int]] = defaultdict(list)  # the callee's last name -> positions
+        self._by_callee: dict[str, list[int]] = defaultdict(list)  # a global callee, re-exports followed -> positions
         self._applied: list[int] = []  # calls of what a call returns: `jit(f, static_argnums=0)(x)`
         self._by_scope: dict[str, list[f.Ref]] = defaultdict(list)  # a function -> the callees of the calls it makes
+        names: dict[str, tuple[str, str]] = {}  # a plain global's name -> (its last name, what it resolves to)
         for path, module in modules.items():
             for enclosing, call in module.calls:
                 position = len(self.all)
                 self.all.append((path, enclosing, call))
-                self._by_dotted[call.dotted].append(position)
-                if call.ref is not None:
-                    self._by_last[call.ref.last].append(position)
-                    if enclosing:
-                        self._by_scope[enclosing].append(call.ref)
+                ref = call.ref
+                if ref is None:
+                    self._by_dotted[""].append(position)
+                elif ref.function or ref.attributes:
+                    self._by_dotted[call.dotted].append(position)
+                    self._by_last[ref.last].append(position)
+                    if not ref.function:
+                        self._by_callee[canonical(ref).name].append(position)
+                else:  # most calls: a global named again and again, resolved once
+                    known = names.get(ref.name)
+                    if known is None:
+                        known = names[ref.name] = (ref.last, canonical(ref).name)
+                    self._by_dotted[ref.name].append(position)
+                    self._by_last[known[0]].append(position)
+                    self._by_callee[known[1]].append(position)
+                if ref is not None and enclosing:
+                    self._by_scope[enclosing].append(ref)
                 if call.func is not None:
                     self._applied.append(position)
-        # A global callee's name with re-exports followed (`Symbols.canonical`) -> positions.
-        self._by_callee: dict[str, list[int]] = defaultdict(list)
-        for position, (_, _, call) in enumerate(self.all):
-            if call.ref is not None and not call.ref.is_local:
-                self._by_callee[canonical(call.ref).name].append(position)
 
     @cached_property
     def callees(self) -> tuple[f.Ref, ...]:

@@ -249,11 +249,14 @@ class Constants:
     @cached_property
     def _nested(self) -> dict[str, list[str]]:
         """Each function -> the functions defined in it, at any depth."""
+        functions = self.symbols.functions
         found: dict[str, list[str]] = defaultdict(list)
-        for name in self.symbols.functions:
-            parts = name.split(".")
-            for end in range(1, len(parts)):
-                found[".".join(parts[:end])].append(name)
+        for name in functions:
+            outer = name.rpartition(".")[0]
+            while outer:
+                if outer in functions:
+                    found[outer].append(name)
+                outer = outer.rpartition(".")[0]
         return found
 
     def _changer_handed_out(self, jitted: Jitted, scope: str) -> bool:

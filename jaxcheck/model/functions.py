@@ -139,6 +139,8 @@ class Functions:
                     reads = nested.free_reads
             made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop, wrappers=wrappers))
         for nested in module.functions:
+            if not nested.decorators:
+                continue
             parent = nested.qualname.rpartition(".")[0]
             if nested.class_qualname or parent not in self.symbols.functions:
                 continue

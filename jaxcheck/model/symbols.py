@@ -53,6 +53,7 @@ class Symbols:
         self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
         self._canonical: dict[str, Ref] = {}  # a global's name -> the global it stands for
         self._mro: dict[str, list[str]] = {}
+        self._instance_classes: dict[Ref, tuple[str, ...]] = {}  # asked again for each call on the same object
         for module in self.modules.values():
             for cls in module.classes:
                 self.classes[cls.qualname] = cls
@@ -255,6 +256,12 @@ class Symbols:
     def instance_classes(self, ref: Ref) -> tuple[str, ...]:
         """The project classes whose instances the name `ref` may hold: by a
         parameter's annotation, `self`, or the constructor calls it is bound to."""
+        known = self._instance_classes.get(ref)
+        if known is None:
+            known = self._instance_classes[ref] = self._instance_classes_of(ref)
+        return known
+
+    def _instance_classes_of(self, ref: Ref) -> tuple[str, ...]:
         found: list[str] = []
         if ref.is_local and not ref.attributes:
             function = self.functions.get(ref.function)
