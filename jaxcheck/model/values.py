@@ -7,7 +7,6 @@ from one call to the next; these are the things that are not.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
