@@ -16,6 +16,7 @@ from functools import cached_property
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.calls import by_path
 from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.functions import Functions
 from jaxcheck.model.symbols import Symbols
@@ -58,6 +59,7 @@ class Constants:
         self._first_runs_of: dict[Jitted, dict[tuple[str, str], f.Location]] = {}
         self._variables: dict[Ref, Ref | None] = {}
         self._traced: dict[str, list[str]] = {}
+        self._scopes: dict[str, dict[str, list[f.Value]]] = {}
 
     @cached_property
     def jitted(self) -> list[Jitted]:
@@ -71,16 +73,27 @@ class Constants:
             found.append(Jitted(item.function.qualname, item.path, item.application.location, frozenset(names)))
         return found
 
-    @cached_property
-    def _calls_by_scope(self) -> dict[tuple[str, str], list[f.Value]]:
-        """(file, enclosing function or "") -> the calls made there, in order."""
-        found: dict[tuple[str, str], list[f.Value]] = defaultdict(list)
-        for path, module in self.symbols.modules.items():
-            for enclosing, call in module.calls:
-                found[path, enclosing].append(call)
-        for calls in found.values():
-            calls.sort(key=lambda call: call.location)
-        return found
+    def _calls_in(self, path: str, scope: str) -> list[f.Value]:
+        """The calls made in `scope` (a function, or "" for module level) of the file, in order."""
+        return self._scopes_of(path).get(scope, [])
+
+    def _scopes_of(self, path: str) -> dict[str, list[f.Value]]:
+        """Each scope of the file -> the calls made there, in order: per file,
+        as most questions are about a few files."""
+        known = self._scopes.get(path)
+        if known is None:
+            known = self._scopes[path] = defaultdict(list)
+            for enclosing, call in self.symbols.modules[path].calls:
+                known[enclosing].append(call)
+            for calls in known.values():
+                calls.sort(key=lambda call: call.location)
+        return known
+
+    def _calls_by_scope(self):
+        """((file, scope), the calls made there) for every scope of the project."""
+        for path in self.symbols.modules:
+            for scope, calls in self._scopes_of(path).items():
+                yield (path, scope), calls
 
     def baked(self) -> list[Baked]:
         found = []
@@ -117,7 +130,7 @@ class Constants:
             for function in frontier:
                 path = symbols.path_of.get(function)
                 for scope in (function, *self._nested.get(function, ())) if path is not None else ():
-                    for call in self._calls_by_scope.get((path, scope), ()):
+                    for call in self._calls_in(path, scope):
                         for callee in self.functions.callees(call.ref):
                             if callee not in seen:
                                 seen.add(callee)
@@ -144,6 +157,7 @@ class Constants:
         """Every in-place change in the project (item and attribute writes,
         mutating calls), under each variable it may change: built once."""
         found: dict[Ref, list[tuple[str, f.Location, str, str]]] = defaultdict(list)
+        mutating = by_path(self.symbols.calls.where(last=MUTATORS))
         for path, module in self.symbols.modules.items():
             for write in module.item_writes:
                 for variable in self._candidates(write.target):
@@ -155,9 +169,9 @@ class Constants:
                     # `config.SCALE = 4.0`: another module's variable bound again through its module.
                     for variable in self._candidates(write.target.attribute(write.attribute)):
                         found[variable].append((path, write.location, " = ...", write.function))
-            for enclosing, call in module.calls:
+            for _, enclosing, call in mutating.get(path, ()):
                 ref = call.ref
-                if ref is not None and ref.last in MUTATORS and ref.parent is not None:
+                if ref.parent is not None:
                     for variable in self._candidates(ref.parent):
                         found[variable].append((path, call.location, f".{ref.last}(...)", enclosing))
         return found
@@ -226,7 +240,7 @@ class Constants:
     def _callers(self) -> dict[str, list[tuple[str, str, f.Value]]]:
         """Each project function -> the calls that may run it: (file, calling scope, call)."""
         found: dict[str, list[tuple[str, str, f.Value]]] = defaultdict(list)
-        for (path, scope), calls in self._calls_by_scope.items():
+        for (path, scope), calls in self._calls_by_scope():
             for call in calls:
                 for callee in self.functions.callees(call.ref):
                     found[callee].append((path, scope, call))
@@ -235,11 +249,14 @@ class Constants:
     @cached_property
     def _nested(self) -> dict[str, list[str]]:
         """Each function -> the functions defined in it, at any depth."""
+        functions = self.symbols.functions
         found: dict[str, list[str]] = defaultdict(list)
-        for name in self.symbols.functions:
-            parts = name.split(".")
-            for end in range(1, len(parts)):
-                found[".".join(parts[:end])].append(name)
+        for name in functions:
+            outer = name.rpartition(".")[0]
+            while outer:
+                if outer in functions:
+                    found[outer].append(name)
+                outer = outer.rpartition(".")[0]
         return found
 
     def _changer_handed_out(self, jitted: Jitted, scope: str) -> bool:
@@ -249,7 +266,7 @@ class Constants:
         factory = jitted.function.rpartition(".")[0]
         if scope.rpartition(".")[0] != factory or factory not in self.symbols.functions or scope == jitted.function:
             return False
-        calls = self._calls_by_scope.get((jitted.path, factory), [])
+        calls = self._calls_in(jitted.path, factory)
         return not any(call.ref is not None and call.ref.name in (scope, jitted.function) for call in calls)
 
     def _call_before(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> f.Location | None:
@@ -278,7 +295,7 @@ class Constants:
         """Each name -> the calls of it, by the name as written and with
         re-exports followed: (file, calling scope, call)."""
         found: dict[Ref, list[tuple[str, str, f.Value]]] = defaultdict(list)
-        for (path, scope), calls in self._calls_by_scope.items():
+        for (path, scope), calls in self._calls_by_scope():
             for call in calls:
                 if call.ref is not None:
                     found[call.ref].append((path, scope, call))

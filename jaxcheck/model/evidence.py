@@ -109,7 +109,7 @@ def runs_after_setup(model: Model, cls: str, method: str) -> bool:
     # Calls on an object of the class; and on one whose class is not known,
     # unless the name is one every container has (`update`, `append`).
     calls = []
-    for caller, ref in model.functions.method_calls.get(function.name, ()):
+    for caller, ref in model.functions.method_calls(function.name):
         classes = model.symbols.instance_classes(ref.parent)
         if any(cls in model.symbols.mro(other) for other in classes) or not classes and function.name not in MUTATORS:
             calls.append(caller)
@@ -283,7 +283,7 @@ def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f
                 ]
     elif use.via == SELF:
         method = model.symbols.functions[use.function]
-        for caller, ref in model.functions.method_calls.get(method.name, ()):
+        for caller, ref in model.functions.method_calls(method.name):
             owner = ref.parent
             if owner is None or not owner.is_local or owner.function != caller or len(owner.attributes) > 1:
                 continue

@@ -16,6 +16,7 @@ from functools import cached_property
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.calls import Call, by_path
 from jaxcheck.model.jax_api import PARTIAL, TRACING_LIBRARIES, TRACING_NAMES, TREE_MAPS, Transform
 from jaxcheck.model.state import Chain
 from jaxcheck.model.symbols import Symbols
@@ -70,6 +71,7 @@ class Functions:
         self._made: dict[str, list[Made]] = {}
         self._traced: dict[str, set[str]] = {}
         self._callees: dict[Ref, tuple[str, ...]] = {}  # the same callee is asked about from every call of it
+        self._method_calls: dict[str, list[tuple[str, Ref]]] = {}
 
     @cached_property
     def compiled(self) -> list[Compiled]:
@@ -80,15 +82,24 @@ class Functions:
                 applied = application(decorator, self.table)
                 if applied is not None and applied.target is None:
                     found.append(Compiled(function, applied, symbols.path_of[function.qualname]))
-        for path, module in symbols.modules.items():
-            for _, call in module.calls:
-                applied = application(call, self.table)
-                if applied is None or applied.target is None or applied.target.kind != f.NAME:
-                    continue
-                function = symbols.lookup_function(applied.target.ref)
-                if function is not None:
-                    found.append(Compiled(function, applied, path, call))
+        for path, _, call in self._applications:
+            applied = application(call, self.table)
+            if applied is None or applied.target is None or applied.target.kind != f.NAME:
+                continue
+            function = symbols.lookup_function(applied.target.ref)
+            if function is not None:
+                found.append(Compiled(function, applied, path, call))
         return found
+
+    @cached_property
+    def _applications(self) -> list[Call]:
+        """The calls that may apply a transform (`application` is None for every other call)."""
+        table = self.table
+        return self.symbols.calls.where(lambda name: name in table or name == PARTIAL, applied=True)
+
+    @cached_property
+    def _applications_by_path(self) -> dict[str, list[Call]]:
+        return by_path(self._applications)
 
     def made(self, path: str) -> list[Made]:
         """The functions compiling transforms make in the module at `path`."""
@@ -100,12 +111,14 @@ class Functions:
     def _made_in(self, module: f.ModuleFacts) -> list[Made]:
         """Every application of a transform to a function in the module, as a
         call (`jax.jit(fn)`) or as the decorator of a function nested in a function."""
-        called = {value.func.key for _, value in module.calls if value.func is not None}
-        dropped = set(module.discarded)
-        looped = set(module.looped)
-        closures = {closure.location: closure.reads for closure in module.closures}
+        candidates = self._applications_by_path.get(module.path, ())
+        if candidates:
+            called = {value.func.key for _, _, value in candidates if value.func is not None}
+            dropped = set(module.discarded)
+            looped = set(module.looped)
+            closures = {closure.location: closure.reads for closure in module.closures}
         made = []
-        for function, value in module.calls:
+        for _, function, value in candidates:
             applied = application(value, self.table)
             if applied is None or applied.target is None:
                 continue
@@ -126,6 +139,8 @@ class Functions:
                     reads = nested.free_reads
             made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop, wrappers=wrappers))
         for nested in module.functions:
+            if not nested.decorators:
+                continue
             parent = nested.qualname.rpartition(".")[0]
             if nested.class_qualname or parent not in self.symbols.functions:
                 continue
@@ -245,19 +260,17 @@ class Functions:
     def called_repeatedly(self) -> set[str]:
         """The functions the project calls on every turn of a loop: directly, or
         through the functions such a loop calls (a few calls deeper)."""
-        calls: dict[str, list[Ref]] = defaultdict(list)  # caller -> what it calls
+        calls = self.symbols.calls
         repeated: set[str] = set()
         for module in self.symbols.modules.values():
             for _, ref in module.loop_calls:
                 repeated.update(self.callees(ref))
-            for caller, call in module.calls:
-                if call.dotted in TREE_MAPS and call.args and call.args[0].kind == f.NAME:
-                    repeated.update(self.callees(call.args[0].ref))  # called once per leaf
-                if caller and call.ref is not None:
-                    calls[caller].append(call.ref)
+        for _, _, call in calls.where(TREE_MAPS.__contains__):
+            if call.args and call.args[0].kind == f.NAME:
+                repeated.update(self.callees(call.args[0].ref))  # called once per leaf
         frontier = set(repeated)
         for _ in range(_CALLS_DEEP):
-            frontier = {callee for caller in frontier for ref in calls.get(caller, ()) for callee in self.callees(ref)}
+            frontier = {callee for caller in frontier for ref in calls.made_in(caller) for callee in self.callees(ref)}
             frontier -= repeated
             repeated |= frontier
         return repeated
@@ -265,22 +278,15 @@ class Functions:
     @cached_property
     def called(self) -> set[str]:
         """The project functions (and `__init__`s) some call of the project may run."""
-        return {
-            callee
-            for module in self.symbols.modules.values()
-            for _, call in module.calls
-            for callee in self.callees(call.ref)
-        }
+        return {callee for ref in self.symbols.calls.callees for callee in self.callees(ref)}
 
-    @cached_property
-    def method_calls(self) -> dict[str, list[tuple[str, Ref]]]:
-        """Every call of a method by its name: (the calling function, the call's callee)."""
-        found: dict[str, list[tuple[str, Ref]]] = defaultdict(list)
-        for module in self.symbols.modules.values():
-            for caller, call in module.calls:
-                if call.ref is not None and call.ref.parent is not None:
-                    found[call.ref.last].append((caller, call.ref))
-        return found
+    def method_calls(self, name: str) -> list[tuple[str, Ref]]:
+        """Every call of a method named `name`: (the calling function, the call's callee)."""
+        known = self._method_calls.get(name)
+        if known is None:
+            calls = self.symbols.calls.where(last=(name,))
+            known = self._method_calls[name] = [(caller, call.ref) for _, caller, call in calls if call.ref.parent is not None]
+        return known
 
     def traced(self, path: str) -> set[str]:
         """The functions of the module that JAX, flax or equinox trace or transform:

@@ -63,34 +63,33 @@ def aux_elements(symbols: Symbols) -> list[AuxElement]:
             registration = tree_util_name(decorator.dotted, CLASS_REGISTRATIONS)
             if registration is not None:
                 registered.append((cls.qualname, registration))
-    for module in symbols.modules.values():
-        for _, call in module.calls:
-            registration = tree_util_name(call.dotted, CLASS_REGISTRATIONS)  # `C = register_pytree_node_class(C)`
-            if registration is not None and call.args and call.args[0].kind == f.NAME:
-                cls = symbols.lookup_class(call.args[0].ref)
-                if cls is not None:
-                    registered.append((cls, registration))
+    # `C = register_pytree_node_class(C)`
+    for _, _, call in symbols.calls.where(lambda name: tree_util_name(name, CLASS_REGISTRATIONS) is not None):
+        registration = tree_util_name(call.dotted, CLASS_REGISTRATIONS)
+        if call.args and call.args[0].kind == f.NAME:
+            cls = symbols.lookup_class(call.args[0].ref)
+            if cls is not None:
+                registered.append((cls, registration))
     for cls, registration in dict.fromkeys(registered):
         for name in CLASS_REGISTRATIONS[registration]:
             method = symbols.find_method(cls, name)
             if method is not None and method.is_instance_method:
                 found.extend(_of_function(symbols, method, cls))
-    for module in symbols.modules.values():
-        for _, call in module.calls:
-            registration = tree_util_name(call.dotted, CALL_REGISTRATIONS)
-            if registration is None or not call.args:
-                continue
-            cls = symbols.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
-            positions, keywords = CALL_REGISTRATIONS[registration]
-            given = [call.args[n] for n in positions if n < len(call.args)]
-            given += [value for key, value in call.keywords if key in keywords]
-            for flatten in given:
-                if flatten.kind == f.LAMBDA:
-                    found.extend(_of_lambda(module.path, flatten, cls, registration))
-                elif flatten.kind == f.NAME:
-                    function = symbols.lookup_function(flatten.ref)
-                    if function is not None and function.parameters:
-                        found.extend(_of_function(symbols, function, cls))
+    for path, _, call in symbols.calls.where(lambda name: tree_util_name(name, CALL_REGISTRATIONS) is not None):
+        registration = tree_util_name(call.dotted, CALL_REGISTRATIONS)
+        if not call.args:
+            continue
+        cls = symbols.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+        positions, keywords = CALL_REGISTRATIONS[registration]
+        given = [call.args[n] for n in positions if n < len(call.args)]
+        given += [value for key, value in call.keywords if key in keywords]
+        for flatten in given:
+            if flatten.kind == f.LAMBDA:
+                found.extend(_of_lambda(path, flatten, cls, registration))
+            elif flatten.kind == f.NAME:
+                function = symbols.lookup_function(flatten.ref)
+                if function is not None and function.parameters:
+                    found.extend(_of_function(symbols, function, cls))
     return found
 
 
@@ -201,13 +200,12 @@ def _through_locals(symbols: Symbols, value: f.Value) -> list[f.Value]:
 def static_fields(symbols: Symbols) -> list[StaticField]:
     """Every static field of the project's classes, each with the specifier that makes it static."""
     meta: dict[str, set[str]] = {}  # class -> names given as `register_dataclass(meta_fields=...)`
-    for module in symbols.modules.values():
-        for _, call in module.calls:
-            if call.dotted in REGISTER_DATACLASS and call.args and call.args[0].kind == f.NAME:
-                cls = symbols.lookup_class(call.args[0].ref)
-                if cls is not None:
-                    given = call.keyword("meta_fields") or (call.args[2] if len(call.args) > 2 else None)
-                    meta.setdefault(cls, set()).update(_names(given))
+    for _, _, call in symbols.calls.where(REGISTER_DATACLASS.__contains__):
+        if call.args and call.args[0].kind == f.NAME:
+            cls = symbols.lookup_class(call.args[0].ref)
+            if cls is not None:
+                given = call.keyword("meta_fields") or (call.args[2] if len(call.args) > 2 else None)
+                meta.setdefault(cls, set()).update(_names(given))
     found = []
     for cls in symbols.classes.values():
         path = symbols.path_of[cls.qualname]

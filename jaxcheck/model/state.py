@@ -159,15 +159,12 @@ class State:
             if base is not None and chain:
                 for cls in self.symbols.instance_classes(base):
                     by_class[cls].append(_change(path, write.location, write.function, base, chain, False, "[...] = ..."))
-        for path, module in self.symbols.modules.items():
-            for function, call in module.calls:
-                if call.ref is None or call.ref.last not in MUTATORS:
-                    continue
-                base, chain = self._split(call.ref)  # `order.reverse()` after `order = env.agents`
-                if base is not None and len(chain) > 1:
-                    for cls in self.symbols.instance_classes(base):
-                        change = _change(path, call.location, function, base, chain[:-1], False, f".{chain[-1]}(...)")
-                        by_class[cls].append(change)
+        for path, function, call in self.symbols.calls.where(last=MUTATORS):
+            base, chain = self._split(call.ref)  # `order.reverse()` after `order = env.agents`
+            if base is not None and len(chain) > 1:
+                for cls in self.symbols.instance_classes(base):
+                    change = _change(path, call.location, function, base, chain[:-1], False, f".{chain[-1]}(...)")
+                    by_class[cls].append(change)
         return by_class
 
     def _split(self, ref: Ref, depth: int = 3) -> tuple[Ref | None, Chain]:

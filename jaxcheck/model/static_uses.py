@@ -104,11 +104,18 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
                 else:
                     direct[name.name].append(target)
     callers = _Callers(symbols)
-    for module in symbols.modules.values():
-        for enclosing, written in module.calls:
-            call = _runs(written)
-            for target, shift in _callees(symbols, module.path, call, direct, bound, methods, immediate):
-                uses.extend(_call_site_uses(symbols, state, module.path, enclosing, call, target, shift, leaves, callers))
+    # Only these calls can run a target (see `_runs` and `_callees`): a `partial`, a call of what a call
+    # returns, one named like a bound target, a method or a tracing method, or one of a global target.
+    candidates = symbols.calls.where(
+        PARTIAL.__eq__,
+        last={*methods, *_TRACING_METHODS, *(ref.last for ref in bound)},
+        callees=direct,
+        applied=True,
+    )
+    for path, enclosing, written in candidates:
+        call = _runs(written)
+        for target, shift in _callees(symbols, path, call, direct, bound, methods, immediate):
+            uses.extend(_call_site_uses(symbols, state, path, enclosing, call, target, shift, leaves, callers))
     return tuple(uses)
 
 
@@ -242,7 +249,7 @@ class _Callers:
 
     def __init__(self, symbols: Symbols) -> None:
         self.symbols = symbols
-        self._calls: dict[str, list[f.Value]] | None = None
+        self._calls: dict[str, list[f.Value]] = {}  # a function -> its calls
 
     def passed(self, ref: f.Ref) -> list[f.Value]:
         """The arguments the callers of `ref.function` give for the parameter `ref` names."""
@@ -251,17 +258,13 @@ class _Callers:
             return []  # a method's callers pass its first parameter implicitly
         if not any(parameter.name == ref.name for parameter in function.parameters):
             return []  # a local of the function, not a parameter
-        if self._calls is None:
-            self._calls = defaultdict(list)
-            for module in self.symbols.modules.values():
-                for _, call in module.calls:
-                    callee = self.symbols.lookup_function(call.ref) if call.ref is not None else None
-                    if callee is not None:
-                        self._calls[callee.qualname].append(call)
+        calls = self._calls.get(function.qualname)
+        if calls is None:
+            calls = self._calls[function.qualname] = [call for _, _, call in self.symbols.calls.where(callees=(function.qualname,))]
         positional = function.positional
         position = positional.index(ref.name) if ref.name in positional else None
         found = []
-        for call in self._calls.get(function.qualname, ()):
+        for call in calls:
             if position is not None and position < len(call.args) and not any(
                 arg.kind == f.OTHER and arg.literal == "*" for arg in call.args[: position + 1]
             ):

@@ -13,6 +13,7 @@ from typing import Iterable
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.calls import Calls
 from jaxcheck.model.jax_api import (
     ABSTRACT_BASES,
     ABSTRACT_DECORATORS,
@@ -50,8 +51,9 @@ class Symbols:
         self._bound_by_value: dict[tuple, list[Ref]] = {}
         self.subclasses: dict[str, list[str]] = defaultdict(list)  # base qualname -> project subclasses
         self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
-        self._canonical: dict[Ref, Ref] = {}
+        self._canonical: dict[str, Ref] = {}  # a global's name -> the global it stands for
         self._mro: dict[str, list[str]] = {}
+        self._instance_classes: dict[Ref, tuple[str, ...]] = {}  # asked again for each call on the same object
         for module in self.modules.values():
             for cls in module.classes:
                 self.classes[cls.qualname] = cls
@@ -71,13 +73,18 @@ class Symbols:
                 if base in self.classes:
                     self.subclasses[base].append(cls.qualname)
 
+    @cached_property
+    def calls(self) -> Calls:
+        """Every call of the project, found by what it calls."""
+        return Calls(self.modules, self.canonical)
+
     # --- names --------------------------------------------------------------------------------
 
     def canonical(self, ref: Ref) -> Ref:
         """A global with re-exports followed: `pkg.Config` -> `pkg.settings.Config`."""
         if ref.is_local:
             return ref
-        known = self._canonical.get(ref)
+        known = self._canonical.get(ref.name)  # by the name alone (a str keeps its hash): the result depends on nothing else
         if known is not None:
             return known
         result, seen = f.project_name(ref.name, self.import_roots), set()
@@ -96,8 +103,8 @@ class Symbols:
                     if target is not None:
                         result = f.project_name(".".join([target, *parts[end + 1 :]]), self.import_roots)
                     break
-        self._canonical[ref] = Ref(result)
-        return self._canonical[ref]
+        known = self._canonical[ref.name] = Ref(result)
+        return known
 
     def module_variable(self, ref: Ref) -> Ref | None:
         """The module-level variable a global name reads or writes: `pkg.mod.NAME`
@@ -202,13 +209,11 @@ class Symbols:
     def registered(self) -> set[str]:
         """The classes a call registers as pytrees: `register_pytree_node(C, ...)`, `register_dataclass(C)`."""
         found = set()
-        for module in self.modules.values():
-            for _, call in module.calls:
-                name = call.dotted
-                if (tree_util_name(name, REGISTRATIONS) or name in REGISTER_DATACLASS) and call.args:
-                    cls = self.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
-                    if cls is not None:
-                        found.add(cls)
+        for _, _, call in self.calls.where(lambda name: tree_util_name(name, REGISTRATIONS) or name in REGISTER_DATACLASS):
+            if call.args:
+                cls = self.lookup_class(call.args[0].ref) if call.args[0].kind == f.NAME else None
+                if cls is not None:
+                    found.add(cls)
         return found
 
     def all_subclasses(self, qualname: str) -> set[str]:
@@ -251,6 +256,12 @@ class Symbols:
     def instance_classes(self, ref: Ref) -> tuple[str, ...]:
         """The project classes whose instances the name `ref` may hold: by a
         parameter's annotation, `self`, or the constructor calls it is bound to."""
+        known = self._instance_classes.get(ref)
+        if known is None:
+            known = self._instance_classes[ref] = self._instance_classes_of(ref)
+        return known
+
+    def _instance_classes_of(self, ref: Ref) -> tuple[str, ...]:
         found: list[str] = []
         if ref.is_local and not ref.attributes:
             function = self.functions.get(ref.function)

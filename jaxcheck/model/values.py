@@ -7,7 +7,6 @@ from one call to the next; these are the things that are not.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from jaxcheck import facts as f
@@ -47,7 +46,7 @@ class Values:
         self.symbols = symbols
         self.classes = classes
         self.state = state
-        self._constructions: dict[str, list[tuple[str, f.Value]]] | None = None
+        self._constructions: dict[str, list[tuple[str, f.Value]]] = {}  # a class -> the calls that build it
 
     # --- objects held in fields -------------------------------------------------------------------
 
@@ -479,14 +478,12 @@ class Values:
 
     def constructions(self, cls: str) -> list[tuple[str, f.Value]]:
         """The analysed calls that build `cls`, as (path, call)."""
-        if self._constructions is None:
-            self._constructions = defaultdict(list)
-            for path, module in self.symbols.modules.items():
-                for _, call in module.calls:
-                    built = self.symbols.lookup_class(call.ref)
-                    if built is not None:
-                        self._constructions[built].append((path, call))
-        return self._constructions.get(cls, [])
+        if cls not in self.symbols.classes:
+            return []
+        known = self._constructions.get(cls)
+        if known is None:
+            known = self._constructions[cls] = [(path, call) for path, _, call in self.symbols.calls.where(callees=(cls,))]
+        return known
 
     def construction_arguments(self, cls: str, field: Field) -> list[tuple[str, f.Value]]:
         """What the analysed calls of the class pass for a field, as (path, argument)."""

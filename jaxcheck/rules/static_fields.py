@@ -1001,12 +1001,16 @@ class BoundMethodField(ClassRule):
         """`Cfg(fn=obj.method)` where the object built reaches a static position."""
         symbols = model.symbols
         seen = set()
+        by_path: dict[str, list] = {}
+        for use in model.static_uses:
+            if use.via == CALL_SITE and use.value is not None and use.class_qualname:
+                by_path.setdefault(use.path, []).append(use)
         for path, module in symbols.modules.items():
+            if path not in by_path:
+                continue
             # An argument keeps its own arguments only as a call recorded on its own.
             recorded = {call.key: call for _, call in module.calls}
-            for use in model.static_uses:
-                if use.path != path or use.via != CALL_SITE or use.value is None or not use.class_qualname:
-                    continue
+            for use in by_path[path]:
                 if model.classes.traits(use.class_qualname) is None:
                     continue
                 value = use.value
