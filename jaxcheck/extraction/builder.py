@@ -234,10 +234,9 @@ class FactsBuilder:
             self._values[key] = known
         return known
 
-    def _function_of(self, scope: Scope) -> str:
-        while scope is not None and scope.kind != FUNCTION:
-            scope = scope.parent
-        return scope.qualname if scope is not None else ""
+    @staticmethod
+    def _function_of(scope: Scope) -> str:
+        return scope.function
 
 
 @dataclass(frozen=True)
