@@ -731,12 +731,16 @@ class _AstExtractor(FactsBuilder):
     ) -> f.Value:
         if type(node.op) is not ast.Or:
             return f.Value(f.OTHER, location)
+        if depth <= 0:
+            return f.Value(f.OTHER, location, literal=f.FALLBACK)
         last = self.value(node.values[-1], scope, shadowed, depth - 1)
         return f.Value(f.OTHER, location, args=(last,), literal=f.FALLBACK)
 
     def _conditional_value(
         self, node: ast.IfExp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
     ) -> f.Value:
+        if depth <= 0:
+            return f.Value(f.OTHER, location, literal=f.FALLBACK)
         branches = (self.value(node.body, scope, shadowed, depth - 1), self.value(node.orelse, scope, shadowed, depth - 1))
         return f.Value(f.OTHER, location, args=branches, literal=f.FALLBACK)
 
@@ -775,6 +779,8 @@ class _AstExtractor(FactsBuilder):
             inner = _dotted_name(node.func.value.func)
             if inner is not None and not scope.resolve_dotted(inner).is_local:
                 ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr}")
+        if depth <= 0:
+            return f.Value(f.CALL, location, ref)  # `value` would drop what is inside
         args = tuple(
             (
                 f.Value(f.OTHER, self.location(arg), literal="*")
