@@ -155,6 +155,15 @@ def _dotted_name(node: ast.AST) -> str | None:
     return ".".join(reversed(parts))
 
 
+def _attributes(node: ast.Attribute) -> tuple[str, ...]:
+    """The attributes an attribute chain reads off its base: ("solver", "dt") for `p.solver.dt`."""
+    names = []
+    while type(node) is ast.Attribute:
+        names.append(node.attr)
+        node = node.value
+    return tuple(reversed(names))
+
+
 def _arguments(node: ast.Call) -> list[tuple[str, ast.AST, ast.expr]]:
     """A call's arguments in source order, as LibCST lists them: (star or
     keyword name or "", the node that starts it, the value)."""
@@ -578,7 +587,7 @@ class _AstExtractor(FactsBuilder):
             return
         ref = scope.resolve(name)
         reader = scope.function
-        chain = tuple(_dotted_name(parent).split(".")[1:]) if type(parent) is ast.Attribute else ()
+        chain = _attributes(parent) if type(parent) is ast.Attribute else ()
         if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope)):
             self.outer_reads.setdefault(reader, set()).add(ref.attribute(*chain) if chain else ref)
         if ref.is_local:
@@ -863,7 +872,9 @@ class _AstExtractor(FactsBuilder):
 
     def location(self, node: ast.AST) -> f.Location:
         source = self.source
-        line, column = source.start(node)
+        line, column = node.lineno, node.col_offset
+        if not source.ascii:
+            column = source.column(line, column)
         kind = type(node)
         if kind is ast.GeneratorExp and source.char(line, column) == "(":
             line, column = source.next_token(line, column + 1)  # LibCST: inside its own parentheses
