@@ -259,9 +259,7 @@ def _subscript_elements(node: ast.Subscript, source: _Source) -> list[ast.expr |
         if source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start):
             raise Declined("a parenthesized tuple in a subscript")  # LibCST: one element, the tuple
         items = index.elts
-    return [
-        None if type(item) is ast.Slice else item.value if type(item) is ast.Starred else item for item in items
-    ]
+    return [None if type(item) is ast.Slice else item.value if type(item) is ast.Starred else item for item in items]
 
 
 def _literal_string(source: _Source, node: ast.Constant) -> bool:
@@ -456,7 +454,9 @@ class _AstExtractor(FactsBuilder):
         elif kind is ast.Subscript:
             container = _dotted_name(target.value)
             if container is not None:
-                self.item_writes.append(f.ItemWrite(scope.resolve_dotted(container), self.location(target), scope.function))
+                self.item_writes.append(
+                    f.ItemWrite(scope.resolve_dotted(container), self.location(target), scope.function)
+                )
             self.scan(target, scope)
 
     # Definitions
@@ -572,9 +572,7 @@ class _AstExtractor(FactsBuilder):
                 left = _IDENTITY_TEST if all(type(op) in _IDENTITY for op in current.ops) else current
                 stack.append((current.left, left, shadowed, context))
                 for op, comparator in zip(current.ops, current.comparators):
-                    stack.append(
-                        (comparator, _IDENTITY_TEST if type(op) in _IDENTITY else current, shadowed, context)
-                    )
+                    stack.append((comparator, _IDENTITY_TEST if type(op) in _IDENTITY else current, shadowed, context))
             else:
                 if kind is ast.FormattedValue and not _FSTRING_POSITIONS_RIGHT:
                     self._check_positions(current.value)
@@ -600,7 +598,12 @@ class _AstExtractor(FactsBuilder):
         if not ref.is_local or local not in function_scope.parameters:
             tracked = self.tracked.get((function, local))
             if tracked is not None:
-                if type(parent) is ast.Call and parent.func is node and not context.lambdas and scope.qualname == function:
+                if (
+                    type(parent) is ast.Call
+                    and parent.func is node
+                    and not context.lambdas
+                    and scope.qualname == function
+                ):
                     tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
                 elif type(parent) is ast.Call and not context.lambdas and scope.qualname == function:
                     tracked.passed = True
@@ -646,6 +649,9 @@ class _AstExtractor(FactsBuilder):
         return callee is not None and scope.resolve_dotted(callee).dotted in WRAPPING_CALLS
 
     def _value(self, node: ast.AST, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
+        """The step of `_VALUE_STEPS` for the node's class. Past the kept depth
+        (`depth <= 0`) `value` drops a Value's arguments unless they are a
+        GETATTRS' or arithmetic's, so a step need not read them."""
         location = self.location(node)
         step = _VALUE_STEPS.get(type(node))
         if step is None:
@@ -683,7 +689,12 @@ class _AstExtractor(FactsBuilder):
         return f.Value(f.OTHER, location)
 
     def _display_value(
-        self, node: ast.Tuple | ast.List | ast.Set, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+        self,
+        node: ast.Tuple | ast.List | ast.Set,
+        scope: Scope,
+        location: f.Location,
+        shadowed: frozenset[str],
+        depth: int,
     ) -> f.Value:
         elements = tuple(
             (
@@ -750,13 +761,19 @@ class _AstExtractor(FactsBuilder):
     ) -> f.Value:
         if depth <= 0:
             return f.Value(f.OTHER, location, literal=f.FALLBACK)
-        branches = (self.value(node.body, scope, shadowed, depth - 1), self.value(node.orelse, scope, shadowed, depth - 1))
+        branches = (
+            self.value(node.body, scope, shadowed, depth - 1),
+            self.value(node.orelse, scope, shadowed, depth - 1),
+        )
         return f.Value(f.OTHER, location, args=branches, literal=f.FALLBACK)
 
     def _arithmetic_value(
         self, node: ast.BinOp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
     ) -> f.Value:
-        operands = (self.value(node.left, scope, shadowed, depth - 1), self.value(node.right, scope, shadowed, depth - 1))
+        operands = (
+            self.value(node.left, scope, shadowed, depth - 1),
+            self.value(node.right, scope, shadowed, depth - 1),
+        )
         return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
 
     def _getattrs(
