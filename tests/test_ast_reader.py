@@ -4,14 +4,17 @@ is in or points at, whose facts it decides."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
 import jaxcheck.extraction as extraction
+import jaxcheck.extraction.ast_reader as ast_reader
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 from jaxcheck.extraction import facts_from_source, quick_facts
@@ -97,6 +100,33 @@ SNIPPETS = {
 def test_the_same_facts_as_libcst_on_each_construct(name: str) -> None:
     text = SNIPPETS[name]
     assert ast_facts(text, "m.py", "pkg.m", False) == facts_from_source(text, "m.py", "pkg.m", False)
+
+
+def test_the_node_classes_compared_by_identity_have_no_subclasses_ast_makes() -> None:
+    """The reader compares `type(node) is ast.Name` (cheaper than isinstance): right only
+    while `ast.parse` makes no instance of a subclass. Constant's only subclasses are
+    its deprecated aliases (`ast.Num`...), which the parser never makes."""
+    names = set(re.findall(r"\bis (?:not )?ast\.(\w+)", Path(ast_reader.__file__).read_text(encoding="utf-8")))
+    groups = (ast_reader._CONTAINERS, ast_reader._COMPREHENSIONS, ast_reader._IDENTITY, ast_reader._COMPOUNDS)
+    names |= {cls.__name__ for group in (*groups, ast_reader._VALUE_STEPS, ast_reader._KINDS) for cls in group}
+    assert len(names) > 30
+    assert [name for name in sorted(names) if getattr(ast, name).__subclasses__()] in ([], ["Constant"])
+    made = ast.parse("1, 1.5, 1j, 's', b'b', True, None, ...").body[0].value.elts
+    assert {type(node) for node in made} == {ast.Constant}
+
+
+def test_the_children_read_are_the_child_nodes_in_field_order() -> None:
+    """`_children` reads the fields itself (a cached list per class) instead of `ast.iter_child_nodes`;
+    only a dict's keys and values interleave, as LibCST's elements do."""
+    tree = ast.parse(Path(ast_reader.__file__).read_text(encoding="utf-8") + "".join(SNIPPETS.values()))
+    compared = 0
+    for node in ast.walk(tree):
+        expected = [child for child in ast.iter_child_nodes(node) if not isinstance(child, ast_reader._OPERATORS)]
+        if type(node) is ast.Dict:
+            expected = [part for key, value in zip(node.keys, node.values) for part in (key, value) if part is not None]
+        assert list(ast_reader._children(node)) == expected, ast.dump(node)
+        compared += 1
+    assert compared > 1000
 
 
 def test_a_declined_file_is_read_by_libcst() -> None:

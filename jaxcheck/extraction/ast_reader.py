@@ -39,11 +39,22 @@ from jaxcheck.extraction.builder import (
 from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, build_scopes, import_base
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
-_CONTAINERS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-_IDENTITY = (ast.Is, ast.IsNot)
+# Node classes are compared by identity (`type(node) is ast.Name`), cheaper than
+# isinstance: `ast.parse` makes no instance of a subclass of them.
+_CONTAINERS = frozenset({ast.Tuple, ast.List, ast.Set, ast.Dict})
+_COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
+_IDENTITY = frozenset({ast.Is, ast.IsNot})
 _IDENTITY_TEST = object()  # the parent of an operand of `is` / `is not`: not a use
 _TRY_STAR = (ast.TryStar,) if sys.version_info >= (3, 11) else ()
+_LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While})
+_WITHS = frozenset({ast.With, ast.AsyncWith})
+_COMPOUNDS = frozenset({ast.If, ast.Try, ast.Match, *_LOOPS, *_WITHS, *_TRY_STAR})
+# The fields of a node that never hold an expression the scan reads: context,
+# operators, identifiers, a Constant's kind, a FormattedValue's conversion.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "kind", "conversion", "type_comment"})
+_OPERATORS = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+_NO_NAMES: frozenset[str] = frozenset()
+_OUTSIDE = Context((), False)  # an expression in no lambda or comprehension
 _FSTRING_POSITIONS_RIGHT = sys.version_info >= (3, 12)  # PEP 701: f-strings parsed with the rest
 # One string literal, prefix and all: a constant longer than that is an implicit concatenation.
 _STRING = re.compile(
@@ -69,16 +80,21 @@ class _Source:
 
     def __init__(self, text: str) -> None:
         self.lines = _NEWLINE.split(text)
+        self.ascii = text.isascii()  # byte offsets are columns
         self._comment_starts: dict[int, int] | None = None
 
     def column(self, line: int, offset: int) -> int:
         """The 0-based character column of a UTF-8 byte offset on a 1-based line."""
+        if self.ascii:
+            return offset
         text = self.lines[line - 1]
         if text.isascii():
             return offset
         return len(text.encode("utf-8")[:offset].decode("utf-8", "replace"))
 
     def start(self, node: ast.AST) -> tuple[int, int]:
+        if self.ascii:
+            return node.lineno, node.col_offset
         return node.lineno, self.column(node.lineno, node.col_offset)
 
     def char(self, line: int, column: int) -> str:
@@ -125,33 +141,48 @@ class _Source:
 
 def _dotted_name(node: ast.AST) -> str | None:
     """`tree.dotted_name`: `True`, `False` and `None` are names to LibCST."""
+    if type(node) is ast.Name:
+        return node.id
     parts = []
-    while isinstance(node, ast.Attribute):
+    while type(node) is ast.Attribute:
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
+    if type(node) is ast.Name:
         parts.append(node.id)
-    elif isinstance(node, ast.Constant) and (node.value is None or node.value is True or node.value is False):
+    elif type(node) is ast.Constant and (node.value is None or node.value is True or node.value is False):
         parts.append(str(node.value))
     else:
         return None
     return ".".join(reversed(parts))
 
 
+def _attributes(node: ast.Attribute) -> tuple[str, ...]:
+    """The attributes an attribute chain reads off its base: ("solver", "dt") for `p.solver.dt`."""
+    names = []
+    while type(node) is ast.Attribute:
+        names.append(node.attr)
+        node = node.value
+    return tuple(reversed(names))
+
+
 def _arguments(node: ast.Call) -> list[tuple[str, ast.AST, ast.expr]]:
     """A call's arguments in source order, as LibCST lists them: (star or
     keyword name or "", the node that starts it, the value)."""
-    found = []
-    for arg in node.args:
-        if isinstance(arg, ast.Starred):
-            found.append(("*", arg, arg.value))
-        else:
-            found.append(("", arg, arg))
+    found = [("*", arg, arg.value) if type(arg) is ast.Starred else ("", arg, arg) for arg in node.args]
     keywords = [("**" if kw.arg is None else "=" + kw.arg, kw, kw.value) for kw in node.keywords]
     arguments = found + keywords
     if found and keywords:  # `f(x=1, *rest)`: a star may follow a keyword
         arguments.sort(key=lambda argument: (argument[1].lineno, argument[1].col_offset))
     return arguments
+
+
+def _argument_values(node: ast.Call) -> list[ast.expr]:
+    """The values of `_arguments`, in the same order."""
+    if not node.keywords:
+        return [arg.value if type(arg) is ast.Starred else arg for arg in node.args]
+    if not node.args:
+        return [keyword.value for keyword in node.keywords]
+    return [value for _, _, value in _arguments(node)]
 
 
 def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None]]:
@@ -170,24 +201,39 @@ def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None
 def _children(node: ast.AST) -> list[ast.AST]:
     """The children LibCST's `tree.children` gives for the same syntax, its
     wrappers (Arg, Element, Index...) flattened: the scan's order does not see them."""
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return list(node.elts)
-    if isinstance(node, ast.Dict):
+    kind = type(node)
+    if kind is ast.Tuple or kind is ast.List or kind is ast.Set:
+        return node.elts
+    if kind is ast.Dict:
         found: list[ast.AST] = []
         for key, value in zip(node.keys, node.values):
             if key is not None:
                 found.append(key)
             found.append(value)
         return found
-    if isinstance(node, ast.BoolOp):
-        return list(node.values)
-    if isinstance(node, ast.Slice):
+    if kind is ast.BoolOp:
+        return node.values
+    if kind is ast.Slice:
         return [part for part in (node.lower, node.upper, node.step) if part is not None]
-    return [
-        child
-        for child in ast.iter_child_nodes(node)
-        if not isinstance(child, (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop))
-    ]
+    found = []
+    for name in _child_fields(kind):
+        child = getattr(node, name)
+        if type(child) is list:
+            found.extend(item for item in child if isinstance(item, ast.AST) and not isinstance(item, _OPERATORS))
+        elif child is not None and isinstance(child, ast.AST) and not isinstance(child, _OPERATORS):
+            found.append(child)
+    return found
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class that may hold child nodes, in `_fields`' order (`ast.iter_child_nodes`')."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(name for name in kind._fields if name not in _LEAF_FIELDS)
+    return fields
 
 
 def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
@@ -195,11 +241,12 @@ def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
     names: set[str] = set()
     for generator in generators:
         for node in ast.walk(generator.target):
-            if isinstance(node, ast.Name):
+            kind = type(node)
+            if kind is ast.Name:
                 names.add(node.id)
-            elif isinstance(node, ast.Attribute):
+            elif kind is ast.Attribute:
                 names.add(node.attr)
-            elif isinstance(node, (ast.Call, ast.keyword)):
+            elif kind is ast.Call or kind is ast.keyword:
                 raise Declined("a call in a comprehension's target")
     return frozenset(names)
 
@@ -208,14 +255,12 @@ def _subscript_elements(node: ast.Subscript, source: _Source) -> list[ast.expr |
     """LibCST's subscript elements: each index's value, None for a slice."""
     index = node.slice
     items = [index]
-    if isinstance(index, ast.Tuple):
+    if type(index) is ast.Tuple:
         start = source.start(index)
         if source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start):
             raise Declined("a parenthesized tuple in a subscript")  # LibCST: one element, the tuple
         items = index.elts
-    return [
-        None if isinstance(item, ast.Slice) else item.value if isinstance(item, ast.Starred) else item for item in items
-    ]
+    return [None if type(item) is ast.Slice else item.value if type(item) is ast.Starred else item for item in items]
 
 
 def _literal_string(source: _Source, node: ast.Constant) -> bool:
@@ -241,23 +286,23 @@ class _AstExtractor(FactsBuilder):
     # Statements
 
     def statement(self, node: ast.AST, scope: Scope) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        kind = type(node)
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             self.function(node, scope)
-        elif isinstance(node, ast.ClassDef):
+        elif kind is ast.ClassDef:
             self.class_(node, scope)
-        elif isinstance(
-            node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match, *_TRY_STAR)
-        ):
+        elif kind in _COMPOUNDS:
             self.compound(node, scope)
         else:
             self.small_statement(node, scope)
 
     def compound(self, node: ast.AST, scope: Scope) -> None:
-        function = self._function_of(scope)
-        branches = not isinstance(node, (ast.With, ast.AsyncWith))
+        function = scope.function
+        kind = type(node)
+        branches = kind not in _WITHS
         self.branch_depth[function] = self.branch_depth.get(function, 0) + branches
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            if not isinstance(node, ast.While):
+        if kind in _LOOPS:
+            if kind is not ast.While:
                 self.scan(node.iter, scope)
             self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
             self._compound(node, scope)
@@ -268,35 +313,36 @@ class _AstExtractor(FactsBuilder):
 
     def _else(self, statements: list[ast.stmt], scope: Scope) -> None:
         """LibCST's Else or Finally: a compound of its own around its block."""
-        function = self._function_of(scope)
+        function = scope.function
         self.branch_depth[function] = self.branch_depth.get(function, 0) + 1
         self.statements(statements, scope)
         self.branch_depth[function] -= 1
 
     def _compound(self, node: ast.AST, scope: Scope) -> None:
         # LibCST's children in field order; nested clauses run as they come, the body last.
-        if isinstance(node, (ast.If, ast.While)):
+        kind = type(node)
+        if kind is ast.If or kind is ast.While:
             self.scan(node.test, scope)
             if node.orelse:
                 self._else(node.orelse, scope)
-        elif isinstance(node, (ast.For, ast.AsyncFor)):
+        elif kind is ast.For or kind is ast.AsyncFor:
             self.bind_target(node.target, None, scope)
             if node.orelse:
                 self._else(node.orelse, scope)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
+        elif kind in _WITHS:
             for item in node.items:
                 self.scan(item.context_expr, scope)
                 if item.optional_vars is not None:
                     self.bind_target(item.optional_vars, None, scope)
-        elif isinstance(node, ast.Match):
+        elif kind is ast.Match:
             self.scan(node.subject, scope)
             for case in node.cases:
                 self.compound(case, scope)
             return
-        elif isinstance(node, ast.match_case):
+        elif kind is ast.match_case:
             if node.guard is not None:  # the pattern is not read, as LibCST's MatchPattern is no expression
                 self.scan(node.guard, scope)
-        elif isinstance(node, ast.ExceptHandler):
+        elif kind is ast.ExceptHandler:
             if node.type is not None:
                 self.scan(node.type, scope)
             if node.name is not None:
@@ -324,48 +370,49 @@ class _AstExtractor(FactsBuilder):
         return f.Location(line, column + 1)
 
     def small_statement(self, node: ast.AST, scope: Scope) -> None:
-        if isinstance(node, ast.Assign):
+        kind = type(node)
+        if kind is ast.Expr or kind is ast.Raise or kind is ast.Assert:
+            if kind is ast.Raise and scope.kind == FUNCTION:
+                self.raising.add(scope.qualname)
+            if kind is ast.Expr and type(node.value) is ast.Call:
+                value = self.value(node.value, scope)
+                if self._makes_function(value):
+                    self.discarded.append(value.location)
+                    if self.loop_depth.get(scope.function, 0):
+                        self.looped.append(value.location)
+            for child in _children(node):
+                self.scan(child, scope)
+        elif kind is ast.Assign:
             value = self.value(node.value, scope)
             for target in node.targets:
                 self.bind_target(target, value if len(node.targets) == 1 else None, scope)
             target = node.targets[0]
-            if len(node.targets) == 1 and isinstance(target, ast.Name) and self._makes_function(value):
+            if len(node.targets) == 1 and type(target) is ast.Name and self._makes_function(value):
                 self._track(scope, target.id, value.location)
             self.scan(node.value, scope)
-        elif isinstance(node, ast.AnnAssign):
+        elif kind is ast.AnnAssign:
             value = self.value(node.value, scope) if node.value is not None else None
-            if scope.kind == CLASS and isinstance(node.target, ast.Name):
+            if scope.kind == CLASS and type(node.target) is ast.Name:
                 self._class_attributes[-1].append(
                     f.ClassAttribute(
                         node.target.id, self.location(node), self.annotation_refs(node.annotation, scope), value
                     )
                 )
-            elif value is not None or not isinstance(node.target, ast.Name):
+            elif value is not None or type(node.target) is not ast.Name:
                 self.bind_target(node.target, value, scope)
             if node.value is not None:
                 self.scan(node.value, scope)
-        elif isinstance(node, ast.AugAssign):
+        elif kind is ast.AugAssign:
             self.bind_target(node.target, None, scope)
             self.scan(node.value, scope)
-        elif isinstance(node, ast.Delete):
+        elif kind is ast.Delete:
             for target in node.targets:
                 self.bind_target(target, None, scope)
-        elif isinstance(node, ast.Return):
+        elif kind is ast.Return:
             if node.value is not None:
                 self.scan(node.value, scope)
                 if scope.kind == FUNCTION:
                     self.returns.setdefault(scope.qualname, []).append(self.value(node.value, scope))
-        elif isinstance(node, (ast.Expr, ast.Raise, ast.Assert)):
-            if isinstance(node, ast.Raise) and scope.kind == FUNCTION:
-                self.raising.add(scope.qualname)
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-                value = self.value(node.value, scope)
-                if self._makes_function(value):
-                    self.discarded.append(value.location)
-                    if self.loop_depth.get(self._function_of(scope), 0):
-                        self.looped.append(value.location)
-            for child in _children(node):
-                self.scan(child, scope)
 
     def _bind_name(self, name: str, location: f.Location, scope: Scope, value: f.Value | None = None) -> None:
         if scope.kind == CLASS:
@@ -375,40 +422,41 @@ class _AstExtractor(FactsBuilder):
         known = self.tracked.get((scope.qualname, name)) if scope.kind == FUNCTION else None
         if known is not None:
             known.escapes = True
-        function = self._function_of(scope)
+        function = scope.function
         conditional = self.branch_depth.get(function, 0) > 0
         self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, function, conditional))
 
     def bind_target(self, target: ast.AST, value: f.Value | None, scope: Scope) -> None:
-        if isinstance(target, ast.Name):
+        kind = type(target)
+        if kind is ast.Name:
             self._bind_name(target.id, self.location(target), scope, value)
-        elif isinstance(target, (ast.Tuple, ast.List)):
+        elif kind is ast.Tuple or kind is ast.List:
             paired = (
                 value is not None
                 and value.kind in (f.TUPLE, f.LIST)
                 and len(value.args) == len(target.elts)
-                and not any(isinstance(element, ast.Starred) for element in target.elts)
+                and not any(type(element) is ast.Starred for element in target.elts)
                 and not any(element.literal == "*" for element in value.args)
             )
             for number, element in enumerate(target.elts):
                 self.bind_target(element, value.args[number] if paired else None, scope)
-        elif isinstance(target, ast.Starred):
+        elif kind is ast.Starred:
             self.bind_target(target.value, None, scope)
-        elif isinstance(target, ast.Attribute):
+        elif kind is ast.Attribute:
             base = _dotted_name(target.value)
             if base is not None:
                 self.writes.append(
                     f.AttributeWrite(
-                        scope.resolve_dotted(base), target.attr, self.location(target), self._function_of(scope), value
+                        scope.resolve_dotted(base), target.attr, self.location(target), scope.function, value
                     )
                 )
             else:
                 self.scan(target.value, scope)
-        elif isinstance(target, ast.Subscript):
+        elif kind is ast.Subscript:
             container = _dotted_name(target.value)
             if container is not None:
                 self.item_writes.append(
-                    f.ItemWrite(scope.resolve_dotted(container), self.location(target), self._function_of(scope))
+                    f.ItemWrite(scope.resolve_dotted(container), self.location(target), scope.function)
                 )
             self.scan(target, scope)
 
@@ -427,7 +475,7 @@ class _AstExtractor(FactsBuilder):
             if default is not None:
                 self.scan(default, scope)
             parameters.append(f.Parameter(arg.arg, kind, annotation))
-        loop_depth = self.loop_depth.get(self._function_of(scope), 0) if scope.kind != CLASS else 0
+        loop_depth = self.loop_depth.get(scope.function, 0) if scope.kind != CLASS else 0
         if loop_depth:
             self.defined_in_loop.add(inner.qualname)
         self.functions.append(
@@ -450,9 +498,9 @@ class _AstExtractor(FactsBuilder):
             self.scan(decorator, scope)
         bases, keywords = [], []
         for base in node.bases:
-            base = base.value if isinstance(base, ast.Starred) else base
+            base = base.value if type(base) is ast.Starred else base
             self.scan(base, scope)
-            name = _dotted_name(base.value if isinstance(base, ast.Subscript) else base)
+            name = _dotted_name(base.value if type(base) is ast.Subscript else base)
             bases.append(scope.resolve_dotted(name) if name is not None else None)
         for argument in node.keywords:
             self.scan(argument.value, scope)
@@ -485,18 +533,25 @@ class _AstExtractor(FactsBuilder):
     def scan(self, node: ast.AST, scope: Scope) -> None:
         """`_Extractor.scan`: the same nodes popped in the same order, with the
         parents that matter (a call, an attribute chain, an identity test)."""
-        outside = Context((), False)
-        stack: list[tuple[ast.AST, object, frozenset[str], Context]] = [(node, None, frozenset(), outside)]
+        stack: list[tuple[ast.AST, object, frozenset[str], Context]] = [(node, None, _NO_NAMES, _OUTSIDE)]
         while stack:
             current, parent, shadowed, context = stack.pop()
-            if isinstance(current, ast.Name):
+            kind = type(current)
+            if kind is ast.Name:
                 self._name_use(current, parent, shadowed, scope, context)
-            elif isinstance(current, ast.Call):
+            elif kind is ast.Attribute:
+                base = current.value
+                while type(base) is ast.Attribute:
+                    base = base.value
+                stack.append((base if type(base) is ast.Name else current.value, current, shadowed, context))
+            elif kind is ast.Call:
                 self._call(current, scope, shadowed, context)
                 stack.append((current.func, current, shadowed, context))
-                for _, _, value in _arguments(current):
+                for value in _argument_values(current):
                     stack.append((value, current, shadowed, context))
-            elif isinstance(current, ast.Lambda):
+            elif kind is ast.Constant:
+                continue  # nothing inside
+            elif kind is ast.Lambda:
                 parameters = _parameters(current.args)
                 for _, _, default in parameters:
                     if default is not None:
@@ -504,30 +559,23 @@ class _AstExtractor(FactsBuilder):
                 inner = shadowed | frozenset(arg.arg for arg, _, _ in parameters)
                 body = Context((*context.lambdas, self.location(current)), context.repeated)
                 stack.append((current.body, current, inner, body))
-            elif isinstance(current, _COMPREHENSIONS):
+            elif kind in _COMPREHENSIONS:
                 first, *rest = current.generators
                 stack.append((first.iter, current, shadowed, context))
                 inner = shadowed | _shadowed_by(current.generators)
                 repeated = Context(context.lambdas, True)
-                elements = (current.key, current.value) if isinstance(current, ast.DictComp) else (current.elt,)
+                elements = (current.key, current.value) if kind is ast.DictComp else (current.elt,)
                 parts = [*elements, first.target, *first.ifs]
                 for generator in rest:
                     parts += [generator.target, generator.iter, *generator.ifs]
                 stack.extend((part, current, inner, repeated) for part in parts)
-            elif isinstance(current, ast.Attribute):
-                base = current.value
-                while isinstance(base, ast.Attribute):
-                    base = base.value
-                stack.append((base if isinstance(base, ast.Name) else current.value, current, shadowed, context))
-            elif isinstance(current, ast.Compare):
-                left = _IDENTITY_TEST if all(isinstance(op, _IDENTITY) for op in current.ops) else current
+            elif kind is ast.Compare:
+                left = _IDENTITY_TEST if all(type(op) in _IDENTITY for op in current.ops) else current
                 stack.append((current.left, left, shadowed, context))
                 for op, comparator in zip(current.ops, current.comparators):
-                    stack.append(
-                        (comparator, _IDENTITY_TEST if isinstance(op, _IDENTITY) else current, shadowed, context)
-                    )
+                    stack.append((comparator, _IDENTITY_TEST if type(op) in _IDENTITY else current, shadowed, context))
             else:
-                if isinstance(current, ast.FormattedValue) and not _FSTRING_POSITIONS_RIGHT:
+                if kind is ast.FormattedValue and not _FSTRING_POSITIONS_RIGHT:
                     self._check_positions(current.value)
                 for child in _children(current):
                     stack.append((child, current, shadowed, context))
@@ -537,8 +585,8 @@ class _AstExtractor(FactsBuilder):
         if name in shadowed:
             return
         ref = scope.resolve(name)
-        reader = self._function_of(scope)
-        chain = tuple(_dotted_name(parent).split(".")[1:]) if isinstance(parent, ast.Attribute) else ()
+        reader = scope.function
+        chain = _attributes(parent) if type(parent) is ast.Attribute else ()
         if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope)):
             self.outer_reads.setdefault(reader, set()).add(ref.attribute(*chain) if chain else ref)
         if ref.is_local:
@@ -552,13 +600,13 @@ class _AstExtractor(FactsBuilder):
             tracked = self.tracked.get((function, local))
             if tracked is not None:
                 if (
-                    isinstance(parent, ast.Call)
+                    type(parent) is ast.Call
                     and parent.func is node
                     and not context.lambdas
                     and scope.qualname == function
                 ):
                     tracked.calls.append(self.loop_depth.get(function, 0) + context.repeated)
-                elif isinstance(parent, ast.Call) and not context.lambdas and scope.qualname == function:
+                elif type(parent) is ast.Call and not context.lambdas and scope.qualname == function:
                     tracked.passed = True
                 else:
                     tracked.escapes = True
@@ -570,133 +618,182 @@ class _AstExtractor(FactsBuilder):
             reads.add(chain)
         elif parent is _IDENTITY_TEST:
             return
-        elif isinstance(parent, ast.Call) and parent.func is not node:
+        elif type(parent) is ast.Call and parent.func is not node:
             callee = _dotted_name(parent.func)
             passed_to.add(scope.resolve_dotted(callee) if callee is not None else None)
         elif not opaque:
             opaque.append(True)
 
     def _kept_depth(self, node: ast.AST, scope: Scope) -> int:
-        if isinstance(node, ast.Tuple) and len(node.elts) == 2:
+        kind = type(node)
+        if kind is ast.Tuple and len(node.elts) == 2:
             return 2
-        if not isinstance(node, ast.Call):
+        if kind is not ast.Call:
             return 1
-        if isinstance(node.func, ast.Call):
+        if type(node.func) is ast.Call:
             return 2
         callee = _dotted_name(node.func)
         kept = KEPT_DEEP.get(scope.resolve_dotted(callee).dotted, 1) if callee is not None else 1
-        arguments = _arguments(node)
-        if any(isinstance(value, _CONTAINERS) or self._wraps(value, scope) for _, _, value in arguments):
+        values = _argument_values(node)
+        if any(type(value) in _CONTAINERS or self._wraps(value, scope) for value in values):
             return max(kept, 2)
-        if callee is not None and callee.rpartition(".")[2] in f.TRANSFORM_NAMES and arguments:
-            if isinstance(arguments[0][2], ast.Call):
+        if callee is not None and callee.rpartition(".")[2] in f.TRANSFORM_NAMES and values:
+            if type(values[0]) is ast.Call:
                 return max(kept, 2)
         return kept
 
     @staticmethod
     def _wraps(node: ast.AST, scope: Scope) -> bool:
-        if not isinstance(node, ast.Call):
+        if type(node) is not ast.Call:
             return False
         callee = _dotted_name(node.func)
         return callee is not None and scope.resolve_dotted(callee).dotted in WRAPPING_CALLS
 
     def _value(self, node: ast.AST, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value:
+        """The step of `_VALUE_STEPS` for the node's class. Past the kept depth
+        (`depth <= 0`) `value` drops a Value's arguments unless they are a
+        GETATTRS' or arithmetic's, so a step need not read them."""
         location = self.location(node)
-        if isinstance(node, ast.Constant):
-            if node.value is Ellipsis:
-                return f.Value(f.OTHER, location)
-            if isinstance(node.value, (str, bytes)) and not _literal_string(self.source, node):
-                return f.Value(f.CONSTANT, location)  # LibCST's ConcatenatedString
-            return f.Value(f.CONSTANT, location, literal=node.value)
-        if isinstance(node, (ast.Name, ast.Attribute)):
-            dotted = _dotted_name(node)
-            if dotted is None:
-                return f.Value(f.OTHER, location)
-            head, *rest = dotted.split(".")
-            if head in shadowed:
-                return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
-            return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
-        if isinstance(node, ast.Call):
-            return self._call_value(node, scope, location, shadowed, depth)
-        if isinstance(node, ast.JoinedStr):
-            return f.Value(f.CONSTANT, location)
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            operand = self.value(node.operand, scope, shadowed, depth - 1)
-            if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
-                return f.Value(f.CONSTANT, location, literal=-operand.literal)
+        step = _VALUE_STEPS.get(type(node))
+        if step is None:
             return f.Value(f.OTHER, location)
-        if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-            kind = {ast.Tuple: f.TUPLE, ast.List: f.LIST, ast.Set: f.SET}[type(node)]
-            elements = tuple(
-                (
-                    f.Value(f.OTHER, self.location(element), literal="*")
-                    if isinstance(element, ast.Starred)
-                    else self.value(element, scope, shadowed, depth - 1)
-                )
-                for element in node.elts
-            )
-            literal = None
-            if all(element.kind == f.CONSTANT for element in elements):
-                literal = tuple(element.literal for element in elements)
-            return f.Value(kind, location, args=elements, literal=literal)
-        if isinstance(node, ast.GeneratorExp):
-            return self._getattrs(node, scope, shadowed, depth) or f.Value(f.OTHER, location)
-        if isinstance(node, ast.ListComp):
-            return f.Value(f.LIST, location)
-        if isinstance(node, ast.SetComp):
-            return f.Value(f.SET, location)
-        if isinstance(node, ast.Dict) and depth > 0:
-            items = tuple(
-                (key.value, self.value(value, scope, shadowed, depth - 1))
-                for key, value in zip(node.keys, node.values)
-                if isinstance(key, ast.Constant) and isinstance(key.value, str) and _literal_string(self.source, key)
-            )
-            return f.Value(f.DICT, location, keywords=items)
-        if isinstance(node, (ast.Dict, ast.DictComp)):
-            return f.Value(f.DICT, location)
-        if isinstance(node, ast.Lambda):
-            if depth <= 0:
-                return f.Value(f.LAMBDA, location)
-            names = tuple(arg.arg for arg, _, _ in _parameters(node.args))
-            body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
-            return f.Value(f.LAMBDA, location, args=(body,), literal=names)
-        if isinstance(node, ast.NamedExpr):
-            return self.value(node.value, scope, shadowed, depth)
-        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
-            return f.Value(
-                f.OTHER, location, args=(self.value(node.values[-1], scope, shadowed, depth - 1),), literal=f.FALLBACK
-            )
-        if isinstance(node, ast.IfExp):
-            branches = (node.body, node.orelse)
-            return f.Value(
-                f.OTHER,
-                location,
-                args=tuple(self.value(branch, scope, shadowed, depth - 1) for branch in branches),
-                literal=f.FALLBACK,
-            )
-        if isinstance(node, ast.BinOp):
-            operands = (
-                self.value(node.left, scope, shadowed, depth - 1),
-                self.value(node.right, scope, shadowed, depth - 1),
-            )
-            return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
+        return step(self, node, scope, location, shadowed, depth)
+
+    def _constant_value(
+        self, node: ast.Constant, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if node.value is Ellipsis:
+            return f.Value(f.OTHER, location)
+        if isinstance(node.value, (str, bytes)) and not _literal_string(self.source, node):
+            return f.Value(f.CONSTANT, location)  # LibCST's ConcatenatedString
+        return f.Value(f.CONSTANT, location, literal=node.value)
+
+    def _name_value(
+        self, node: ast.Name | ast.Attribute, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        dotted = _dotted_name(node)
+        if dotted is None:
+            return f.Value(f.OTHER, location)
+        head, *rest = dotted.split(".")
+        if head in shadowed:
+            return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
+        return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+
+    def _negative_value(
+        self, node: ast.UnaryOp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if type(node.op) is not ast.USub:
+            return f.Value(f.OTHER, location)
+        operand = self.value(node.operand, scope, shadowed, depth - 1)
+        if operand.kind == f.CONSTANT and isinstance(operand.literal, (int, float, complex)):
+            return f.Value(f.CONSTANT, location, literal=-operand.literal)
         return f.Value(f.OTHER, location)
 
-    def _getattrs(self, node: ast.GeneratorExp, scope: Scope, shadowed: frozenset[str], depth: int) -> f.Value | None:
-        if len(node.generators) != 1 or node.generators[0].ifs or not isinstance(node.generators[0].target, ast.Name):
+    def _display_value(
+        self,
+        node: ast.Tuple | ast.List | ast.Set,
+        scope: Scope,
+        location: f.Location,
+        shadowed: frozenset[str],
+        depth: int,
+    ) -> f.Value:
+        elements = tuple(
+            (
+                f.Value(f.OTHER, self.location(element), literal="*")
+                if type(element) is ast.Starred
+                else self.value(element, scope, shadowed, depth - 1)
+            )
+            for element in node.elts
+        )
+        literal = None
+        if all(element.kind == f.CONSTANT for element in elements):
+            literal = tuple(element.literal for element in elements)
+        return f.Value(_KINDS[type(node)], location, args=elements, literal=literal)
+
+    def _generator_value(
+        self, node: ast.GeneratorExp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        return self._getattrs(node, scope, shadowed, location) or f.Value(f.OTHER, location)
+
+    def _kind_value(
+        self, node: ast.AST, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        """A Value whose kind is all its syntax tells: an f-string, a list, set or dict comprehension."""
+        return f.Value(_KINDS[type(node)], location)
+
+    def _dict_value(
+        self, node: ast.Dict, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if depth <= 0:
+            return f.Value(f.DICT, location)
+        items = tuple(
+            (key.value, self.value(value, scope, shadowed, depth - 1))
+            for key, value in zip(node.keys, node.values)
+            if type(key) is ast.Constant and isinstance(key.value, str) and _literal_string(self.source, key)
+        )
+        return f.Value(f.DICT, location, keywords=items)
+
+    def _lambda_value(
+        self, node: ast.Lambda, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if depth <= 0:
+            return f.Value(f.LAMBDA, location)
+        names = tuple(arg.arg for arg, _, _ in _parameters(node.args))
+        body = self.value(node.body, scope, shadowed | frozenset(names), depth - 1)
+        return f.Value(f.LAMBDA, location, args=(body,), literal=names)
+
+    def _named_value(
+        self, node: ast.NamedExpr, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        return self.value(node.value, scope, shadowed, depth)
+
+    def _or_value(
+        self, node: ast.BoolOp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if type(node.op) is not ast.Or:
+            return f.Value(f.OTHER, location)
+        if depth <= 0:
+            return f.Value(f.OTHER, location, literal=f.FALLBACK)
+        last = self.value(node.values[-1], scope, shadowed, depth - 1)
+        return f.Value(f.OTHER, location, args=(last,), literal=f.FALLBACK)
+
+    def _conditional_value(
+        self, node: ast.IfExp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        if depth <= 0:
+            return f.Value(f.OTHER, location, literal=f.FALLBACK)
+        branches = (
+            self.value(node.body, scope, shadowed, depth - 1),
+            self.value(node.orelse, scope, shadowed, depth - 1),
+        )
+        return f.Value(f.OTHER, location, args=branches, literal=f.FALLBACK)
+
+    def _arithmetic_value(
+        self, node: ast.BinOp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        operands = (
+            self.value(node.left, scope, shadowed, depth - 1),
+            self.value(node.right, scope, shadowed, depth - 1),
+        )
+        return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
+
+    def _getattrs(
+        self, node: ast.GeneratorExp, scope: Scope, shadowed: frozenset[str], location: f.Location
+    ) -> f.Value | None:
+        if len(node.generators) != 1 or node.generators[0].ifs or type(node.generators[0].target) is not ast.Name:
             return None
         loop, element = node.generators[0], node.elt
-        if not isinstance(element, ast.Call) or _dotted_name(element.func) != "getattr":
+        if type(element) is not ast.Call or _dotted_name(element.func) != "getattr":
             return None
         arguments = _arguments(element)
         if len(arguments) != 2 or scope.resolve_dotted("getattr").dotted != "builtins.getattr":
             return None
         name = arguments[1][2]
-        if not isinstance(name, ast.Name) or name.id != loop.target.id or arguments[0][0] in ("*", "**"):
+        if type(name) is not ast.Name or name.id != loop.target.id or arguments[0][0] in ("*", "**"):
             return None
         owner = self.value(arguments[0][2], scope, shadowed, 0)
         names = self.value(loop.iter, scope, shadowed, 0)
-        return f.Value(f.GETATTRS, self.location(node), args=(owner, names))
+        return f.Value(f.GETATTRS, location, args=(owner, names))
 
     def _call_value(
         self, node: ast.Call, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
@@ -705,28 +802,30 @@ class _AstExtractor(FactsBuilder):
         if callee is not None and callee.partition(".")[0] in shadowed:
             callee = None
         ref = scope.resolve_dotted(callee) if callee is not None else None
-        if callee is None and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
+        if callee is None and type(node.func) is ast.Attribute and type(node.func.value) is ast.Call:
             inner = _dotted_name(node.func.value.func)
             if inner is not None and not scope.resolve_dotted(inner).is_local:
                 ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr}")
+        if depth <= 0:
+            return f.Value(f.CALL, location, ref)  # `value` would drop what is inside
         args = tuple(
             (
                 f.Value(f.OTHER, self.location(arg), literal="*")
-                if isinstance(arg, ast.Starred)
+                if type(arg) is ast.Starred
                 else self.value(arg, scope, shadowed, depth - 1)
             )
             for arg in node.args
         )
         keywords = tuple((kw.arg or "**", self.value(kw.value, scope, shadowed, depth - 1)) for kw in node.keywords)
         func = None
-        if callee is None and isinstance(node.func, ast.Call):
+        if callee is None and type(node.func) is ast.Call:
             func = self.value(node.func, scope, shadowed, depth - 1)
         return f.Value(f.CALL, location, ref, args, keywords, func=func)
 
     def annotation_refs(self, node: ast.AST, scope: Scope, source: _Source | None = None) -> tuple[f.Ref, ...]:
         """`_Extractor.annotation_refs`; `source` is the text of a string annotation being read."""
         source = source or self.source
-        if isinstance(node, ast.Constant):
+        if type(node) is ast.Constant:
             if not isinstance(node.value, str) or not _literal_string(source, node):
                 return ()
             text = node.value.strip()
@@ -735,12 +834,13 @@ class _AstExtractor(FactsBuilder):
             except (SyntaxError, ValueError):
                 return ()
             source = _Source(text)
+        kind = type(node)
         dotted = _dotted_name(node)
         if dotted is not None:
             return () if dotted == "None" else (scope.resolve_dotted(dotted),)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        if kind is ast.BinOp and type(node.op) is ast.BitOr:
             return self.annotation_refs(node.left, scope, source) + self.annotation_refs(node.right, scope, source)
-        if isinstance(node, ast.Subscript):
+        if kind is ast.Subscript:
             base = _dotted_name(node.value)
             if base is None:
                 return ()
@@ -789,10 +889,14 @@ class _AstExtractor(FactsBuilder):
     # Helpers
 
     def location(self, node: ast.AST) -> f.Location:
-        line, column = self.source.start(node)
-        if isinstance(node, ast.GeneratorExp) and self.source.char(line, column) == "(":
-            line, column = self.source.next_token(line, column + 1)  # LibCST: inside its own parentheses
-        elif isinstance(node, ast.Tuple) and self.source.char(line, column) == "(":
+        source = self.source
+        line, column = node.lineno, node.col_offset
+        if not source.ascii:
+            column = source.column(line, column)
+        kind = type(node)
+        if kind is ast.GeneratorExp and source.char(line, column) == "(":
+            line, column = source.next_token(line, column + 1)  # LibCST: inside its own parentheses
+        elif kind is ast.Tuple and source.char(line, column) == "(":
             line, column = self._grouped(node, line, column)
         return f.Location(line, column + 1)
 
@@ -816,6 +920,39 @@ class _AstExtractor(FactsBuilder):
             line, column, end = before_line, before, (after[0], after[1] + 1)
 
 
+_KINDS = {
+    ast.Tuple: f.TUPLE,
+    ast.List: f.LIST,
+    ast.Set: f.SET,
+    ast.JoinedStr: f.CONSTANT,
+    ast.ListComp: f.LIST,
+    ast.SetComp: f.SET,
+    ast.DictComp: f.DICT,
+}
+# `_AstExtractor._value`'s step for each kind of expression; any other is OTHER.
+_VALUE_STEPS = {
+    ast.Constant: _AstExtractor._constant_value,
+    ast.Name: _AstExtractor._name_value,
+    ast.Attribute: _AstExtractor._name_value,
+    ast.Call: _AstExtractor._call_value,
+    ast.UnaryOp: _AstExtractor._negative_value,
+    ast.Tuple: _AstExtractor._display_value,
+    ast.List: _AstExtractor._display_value,
+    ast.Set: _AstExtractor._display_value,
+    ast.GeneratorExp: _AstExtractor._generator_value,
+    ast.JoinedStr: _AstExtractor._kind_value,
+    ast.ListComp: _AstExtractor._kind_value,
+    ast.SetComp: _AstExtractor._kind_value,
+    ast.DictComp: _AstExtractor._kind_value,
+    ast.Dict: _AstExtractor._dict_value,
+    ast.Lambda: _AstExtractor._lambda_value,
+    ast.NamedExpr: _AstExtractor._named_value,
+    ast.BoolOp: _AstExtractor._or_value,
+    ast.IfExp: _AstExtractor._conditional_value,
+    ast.BinOp: _AstExtractor._arithmetic_value,
+}
+
+
 # Scopes: `cst_scopes` on `ast` nodes.
 
 
@@ -825,25 +962,25 @@ def _bind_block(statements, scope: Scope, table: ScopeTable, module_name: str, i
 
 
 def _bind_statement(node: ast.stmt, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    kind = type(node)
+    if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
         scope.bound.add(node.name)
         scope.definitions.add(node.name)
-        kind = CLASS if isinstance(node, ast.ClassDef) else FUNCTION
-        inner = Scope(kind, f"{scope.qualname}.{node.name}", scope)
+        inner = Scope(CLASS if kind is ast.ClassDef else FUNCTION, f"{scope.qualname}.{node.name}", scope)
         table.add(node, inner)
-        if kind == FUNCTION:
+        if inner.kind == FUNCTION:
             for arg, _, _ in _parameters(node.args):
                 inner.bound.add(arg.arg)
                 inner.parameters.append(arg.arg)
         _bind_block(node.body, inner, table, module_name, is_package)
-    elif isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, *_TRY_STAR)):
-        if isinstance(node, (ast.For, ast.AsyncFor)):
+    elif kind in _COMPOUNDS and kind is not ast.Match:
+        if kind is ast.For or kind is ast.AsyncFor:
             _bind_target(node.target, scope)
-        elif isinstance(node, (ast.With, ast.AsyncWith)):
+        elif kind in _WITHS:
             for item in node.items:
                 if item.optional_vars is not None:
                     _bind_target(item.optional_vars, scope)
-        elif isinstance(node, (ast.Try, *_TRY_STAR)):
+        elif kind is ast.Try or kind in _TRY_STAR:
             for handler in node.handlers:
                 if handler.name is not None:
                     scope.bound.add(handler.name)
@@ -852,7 +989,7 @@ def _bind_statement(node: ast.stmt, scope: Scope, table: ScopeTable, module_name
             _bind_block(block, scope, table, module_name, is_package)
         for handler in getattr(node, "handlers", ()):
             _bind_block(handler.body, scope, table, module_name, is_package)
-    elif isinstance(node, ast.Match):
+    elif kind is ast.Match:
         for case in node.cases:
             _bind_block(case.body, scope, table, module_name, is_package)
     else:
@@ -860,44 +997,46 @@ def _bind_statement(node: ast.stmt, scope: Scope, table: ScopeTable, module_name
 
 
 def _bind_small(node: ast.stmt, scope: Scope, module_name: str, is_package: bool) -> None:
-    if isinstance(node, ast.Import):
+    kind = type(node)
+    if kind is ast.Import:
         for alias in node.names:
             if alias.asname is not None:
                 scope.imports[alias.asname] = alias.name
             else:
                 head = alias.name.partition(".")[0]
                 scope.imports[head] = head
-    elif isinstance(node, ast.ImportFrom):
+    elif kind is ast.ImportFrom:
         base = _import_base(node, module_name, is_package)
         if base is None or node.names[0].name == "*":
             return
         for alias in node.names:
             scope.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
-    elif isinstance(node, ast.Assign):
+    elif kind is ast.Assign:
         for target in node.targets:
             _bind_target(target, scope)
         if scope.kind == MODULE and len(node.targets) == 1:
             source = _dotted_name(node.value)
-            if isinstance(node.targets[0], ast.Name) and source is not None:
+            if type(node.targets[0]) is ast.Name and source is not None:
                 scope.aliases[node.targets[0].id] = source
-    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+    elif kind is ast.AnnAssign or kind is ast.AugAssign:
         _bind_target(node.target, scope)
-    elif isinstance(node, ast.Global):
+    elif kind is ast.Global:
         scope.globals.update(node.names)
-    elif isinstance(node, ast.Nonlocal):
+    elif kind is ast.Nonlocal:
         scope.nonlocals.update(node.names)
-    elif isinstance(node, ast.Delete):
+    elif kind is ast.Delete:
         for target in node.targets:
             _bind_target(target, scope)
 
 
 def _bind_target(target: ast.AST, scope: Scope) -> None:
-    if isinstance(target, ast.Name):
+    kind = type(target)
+    if kind is ast.Name:
         scope.bound.add(target.id)
-    elif isinstance(target, (ast.Tuple, ast.List)):
+    elif kind is ast.Tuple or kind is ast.List:
         for element in target.elts:
             _bind_target(element, scope)
-    elif isinstance(target, ast.Starred):
+    elif kind is ast.Starred:
         _bind_target(target.value, scope)
 
 

@@ -56,6 +56,7 @@ class FactsBuilder:
         self.tree = tree
         self.path = path
         self.module_name = module_name
+        self._top_package = module_name.partition(".")[0]
         self.scopes = scopes
         self.classes: list[f.ClassFacts] = []
         self.functions: list[f.FunctionFacts] = []
@@ -138,7 +139,7 @@ class FactsBuilder:
     def _own_global(self, ref: f.Ref, name: str, scope: Scope) -> bool:
         """A module-level name of this project (its top package), not a `def` or `class`:
         a value a trace may read. Libraries' names (`jnp`, `jax.lax`) are not followed."""
-        if ref.name.partition(".")[0] != self.module_name.partition(".")[0]:
+        if ref.name.partition(".")[0] != self._top_package:
             return False
         return not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
 
@@ -222,7 +223,8 @@ class FactsBuilder:
         """
         if depth is None:
             depth = self._kept_depth(node, scope)
-        depth = max(depth, -_ARITHMETIC_DEPTH)
+        elif depth < -_ARITHMETIC_DEPTH:
+            depth = -_ARITHMETIC_DEPTH
         key = (id(node), depth)
         known = self._values.get(key)
         if known is None:
@@ -234,10 +236,9 @@ class FactsBuilder:
             self._values[key] = known
         return known
 
-    def _function_of(self, scope: Scope) -> str:
-        while scope is not None and scope.kind != FUNCTION:
-            scope = scope.parent
-        return scope.qualname if scope is not None else ""
+    @staticmethod
+    def _function_of(scope: Scope) -> str:
+        return scope.function
 
 
 @dataclass(frozen=True)

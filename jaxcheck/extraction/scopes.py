@@ -6,6 +6,7 @@ makes; `Scope.resolve` then turns a name into a `Ref`. A plain
 import-alias table is all the linter needs: on the jax sources it finds
 exactly the `jax.jit` uses that full scope analysis finds, at a fraction of
 the cost.
+A scope is complete before its first look-up, so each name is resolved once.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class Scope:
         self.aliases: dict[str, str] = {}  # module level `name = other.dotted`
         self.parameters: list[str] = []
         self.definitions: set[str] = set()  # names bound by `def`/`class`
+        # The function a name read here is read in ("" outside any).
+        self.function: str = qualname if kind == FUNCTION else parent.function if parent is not None else ""
+        self._resolved: dict[str, Ref] = {}  # dotted name -> its ref, filled by the look-ups
 
     @property
     def module(self) -> Scope:
@@ -49,6 +53,12 @@ class Scope:
 
     def resolve(self, name: str) -> Ref:
         """The ref of `name` as read in this scope."""
+        ref = self._resolved.get(name)
+        if ref is None:
+            ref = self._resolved[name] = self._resolve(name)
+        return ref
+
+    def _resolve(self, name: str) -> Ref:
         scope: Scope | None = self
         if name in self.globals:
             scope = self.module
@@ -88,9 +98,13 @@ class Scope:
         return self.local_ref(name)
 
     def resolve_dotted(self, dotted: str) -> Ref:
-        head, _, rest = dotted.partition(".")
-        ref = self.resolve(head)
-        return ref.attribute(*rest.split(".")) if rest else ref
+        ref = self._resolved.get(dotted)
+        if ref is None:
+            head, _, rest = dotted.partition(".")
+            ref = self.resolve(head)
+            if rest:
+                ref = self._resolved[dotted] = ref.attribute(*rest.split("."))
+        return ref
 
     @staticmethod
     def _resolve_alias(module: Scope, name: str) -> Ref:
