@@ -303,10 +303,9 @@ class Workspace:
         paths = sorted(set(paths) & self.quick)
         self.quick -= set(paths)
         jobs = [(display_path(path), self.text(path), *self.project.module_name(path), True) for path in paths]
-        if self.progress is not None and jobs:
-            self.progress(0, len(jobs))
         # In the workers when there are any, however few: LibCST's native parser can crash a process.
-        outcomes = self._parsed(jobs, 1 if self.pool is not None else len(jobs) + 1)
+        # Not told as progress: these files were counted parsed already.
+        outcomes = self._parsed(jobs, 1 if self.pool is not None else len(jobs) + 1, told=False)
         for path, (facts, problem, internal, _) in zip(paths, outcomes):
             if facts is None:
                 del self.facts[path]
@@ -371,24 +370,25 @@ class Workspace:
                 if internal:
                     self.internal_errors.add(path)
 
-    def _parsed(self, jobs: list, fewest: int) -> list:
-        """The outcome of each parse job: in the workers when there are `fewest` or more."""
+    def _parsed(self, jobs: list, fewest: int, told: bool = True) -> list:
+        """The outcome of each parse job: in the workers when there are `fewest`
+        or more; each told as progress as it comes, when `told`."""
         if len(jobs) < fewest:
-            return self._counted(_parse_job(job) for job in jobs)
+            return self._counted((_parse_job(job) for job in jobs), told)
         try:
-            return self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2))
+            return self._counted(self.pool.get().map(_parse_job, jobs, chunksize=2), told)
         except BrokenProcessPool:
             # A worker died (a crash in native code): each file again in a
             # process of its own, so that only the one at fault is lost.
             self.pool.reset()
-            return self._counted(_isolated(job) for job in jobs)
+            return self._counted((_isolated(job) for job in jobs), told)
 
-    def _counted(self, outcomes) -> list:
-        """The parse outcomes, the progress told of each as it comes."""
+    def _counted(self, outcomes, told: bool = True) -> list:
+        """The parse outcomes, the progress told of each as it comes (when `told`)."""
         found = []
         for outcome in outcomes:
             found.append(outcome)
-            if self.progress is not None:
+            if told and self.progress is not None:
                 self.progress(1, 0)
         return found
 
