@@ -349,7 +349,9 @@ class Workspace:
             # Keyed by the text parsed: the file may have changed since its stamp was taken.
             digest = digest_of(self.text(path))
             pending.append((path, module, is_package, cache_key(digest, module, is_package), digest))
-        jobs = [(display_path(path), self.text(path), module, is_package, False) for path, module, is_package, _, _ in pending]
+        jobs = [
+            (display_path(path), self.text(path), module, is_package, False) for path, module, is_package, _, _ in pending
+        ]
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
