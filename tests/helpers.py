@@ -210,6 +210,31 @@ def model_findings(modules, profile: str = "strict", options=None):
     return sorted(finding for finding in found if profile == "strict" or not finding.strict_only)
 
 
+# --- the installed JAX libraries: real code none of us wrote --------------------------------------
+
+JAX_EVERY = 15  # one jax file in this many, unless JAXCHECK_TEST_ALL_JAX=1
+
+
+def installed(name: str) -> Path:
+    """The folder of an installed package, found without importing it; the test is skipped without it."""
+    import importlib.util
+
+    import pytest
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        pytest.skip(f"{name} is not installed")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def library_files(name: str) -> list[Path]:
+    """The package's Python files; of jax, one in `JAX_EVERY` unless JAXCHECK_TEST_ALL_JAX=1."""
+    paths = sorted(installed(name).rglob("*.py"))
+    if name == "jax" and os.environ.get("JAXCHECK_TEST_ALL_JAX") != "1":
+        paths = paths[::JAX_EVERY]
+    return paths
+
+
 # --- case files and fixtures: the findings their markers expect ----------------------------------
 
 # `# expect: JAX101` marks a line both profiles flag; `# strict: JAX102` one only the

@@ -5,7 +5,6 @@ is in or points at, whose facts it decides."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import re
 import sys
@@ -20,15 +19,8 @@ from jaxcheck.engine import check
 from jaxcheck.extraction import facts_from_source, quick_facts
 from jaxcheck.extraction.ast_reader import Declined, ast_facts
 from jaxcheck.loading.syntax import syntax_error_of
+from helpers import installed, library_files
 
-JAX_EVERY = 15  # one jax file in this many, unless JAXCHECK_TEST_ALL_JAX=1
-
-
-def _installed(name: str) -> Path:
-    spec = importlib.util.find_spec(name)  # finds the package without importing it
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{name} is not installed")
-    return Path(list(spec.submodule_search_locations)[0])
 
 
 def _module_of(path: Path, root: Path) -> tuple[str, bool]:
@@ -59,10 +51,8 @@ def _compare(paths: list[Path], root: Path) -> tuple[int, list[str], list[str]]:
 
 @pytest.mark.parametrize("package", ["equinox", "optax", "flax", "jax"])
 def test_the_same_facts_as_libcst_on_the_installed_libraries(package: str) -> None:
-    root = _installed(package)
-    paths = sorted(root.rglob("*.py"))
-    if package == "jax" and os.environ.get("JAXCHECK_TEST_ALL_JAX") != "1":
-        paths = paths[::JAX_EVERY]
+    root = installed(package)
+    paths = library_files(package)
     compared, differ, declined = _compare(paths, root)
     assert compared > 20
     assert differ == []
@@ -149,7 +139,7 @@ def test_an_f_string_whose_positions_python_computes_wrong_is_declined_before_3_
 
 @pytest.mark.slow
 def test_the_same_findings_with_and_without_the_ast_reader_on_real_code(monkeypatch) -> None:
-    paths = [str(_installed("equinox")), str(_installed("flax"))]
+    paths = [str(installed("equinox")), str(installed("flax"))]
     read, exact = [], []
 
     def counted(*args):

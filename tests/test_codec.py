@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,15 +14,8 @@ from jaxcheck.findings import Finding, Related
 from jaxcheck.loading.cache import FORMAT, FactsCache, signed
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.syntax import syntax_error_of
+from helpers import installed, library_files
 
-JAX_EVERY = 15  # one jax file in this many, unless JAXCHECK_TEST_ALL_JAX=1
-
-
-def _installed(name: str) -> Path:
-    spec = importlib.util.find_spec(name)  # finds the package without importing it
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{name} is not installed")
-    return Path(list(spec.submodule_search_locations)[0])
 
 
 def _through_json(value):
@@ -34,10 +25,8 @@ def _through_json(value):
 
 @pytest.mark.parametrize("package", ["equinox", "optax", "flax", "jax"])
 def test_the_facts_of_the_installed_libraries_come_back_equal(package: str) -> None:
-    root = _installed(package)
-    paths = sorted(root.rglob("*.py"))
-    if package == "jax" and os.environ.get("JAXCHECK_TEST_ALL_JAX") != "1":
-        paths = paths[::JAX_EVERY]
+    root = installed(package)
+    paths = library_files(package)
     compared = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")

@@ -7,7 +7,6 @@ parsed. `bench/README.md` has the same check over the whole corpus.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from unittest import mock
@@ -21,19 +20,13 @@ from jaxcheck.loading import prefilter, references
 from jaxcheck.loading.prefilter import TRIGGERS, may_have_findings
 from jaxcheck.loading.references import Users
 from jaxcheck.loading.source import SourceError, read_source
-from helpers import cpu_seconds
+from helpers import cpu_seconds, installed
 
-
-def _installed(name: str) -> str:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{name} is not installed")
-    return list(spec.submodule_search_locations)[0]
 
 
 @pytest.mark.slow
 def test_same_findings_with_and_without_the_prefilter_on_real_code():
-    paths = [_installed("equinox"), _installed("flax")]
+    paths = [str(installed("equinox")), str(installed("flax"))]
     with_prefilter = check(paths, find_config, jobs=1, use_cache=False)
     with mock.patch.object(workspace, "may_have_findings", lambda text, keywords=(): True):
         without = check(paths, find_config, jobs=1, use_cache=False)
@@ -182,7 +175,7 @@ def _plain_users_test(offered: dict[str, set[str]]):
 def _texts(*packages: str) -> dict[str, str]:
     found = {}
     for package in packages:
-        for folder, _, names in os.walk(_installed(package)):
+        for folder, _, names in os.walk(str(installed(package))):
             for name in names:
                 if name.endswith((".py", ".pyi")):
                     try:

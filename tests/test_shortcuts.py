@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import glob
-import importlib.util
 import os
 from unittest import mock
 
@@ -23,21 +22,16 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 import jaxcheck.engine as engine
 from jaxcheck.config import find_config
 from jaxcheck.extraction.tree import Positions
+from helpers import installed
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
 
 
-def _installed(name: str) -> str:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        pytest.skip(f"{name} is not installed")
-    return list(spec.submodule_search_locations)[0]
-
 
 def _findings():
-    installed = engine.check([_installed("equinox"), _installed("flax")], find_config, jobs=1, use_cache=False)
+    libraries = engine.check([str(installed("equinox")), str(installed("flax"))], find_config, jobs=1, use_cache=False)
     fixtures = engine.check([FIXTURES], find_config, jobs=1, alone=True)  # each file a project: the repository unread
-    return installed.files, installed.findings + fixtures.findings
+    return libraries.files, libraries.findings + fixtures.findings
 
 
 def test_the_collector_settings_change_no_finding_on_real_code():
@@ -62,7 +56,7 @@ _LOCATED = (cst.BaseExpression, cst.BaseSmallStatement, cst.BaseCompoundStatemen
 def _modules(*packages: str, every: int = 1) -> list[str]:
     files = []
     for package in packages:
-        files += sorted(glob.glob(os.path.join(_installed(package), "**", "*.py"), recursive=True))[::every]
+        files += sorted(glob.glob(os.path.join(str(installed(package)), "**", "*.py"), recursive=True))[::every]
     return files
 
 
