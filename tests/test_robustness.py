@@ -259,3 +259,18 @@ def test_a_worker_that_dies_reading_a_file_with_findings_with_libcst_costs_only_
     assert [line.split()[1] for line in lines if line.startswith("crash.py")] == ["JAX000"], lines
     assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40
     assert lines[-1] == "internal errors: 1"
+
+
+def test_facts_too_deep_to_encode_come_back_from_a_worker_as_they_are(monkeypatch) -> None:
+    from jaxcheck.loading import loader
+
+    job = ("m.py", "import jax\nf = jax.jit(g, static_argnums=0)\n", "m", False, False)
+    expected = loader._parse_job(job)
+    assert loader._decoded(loader._encoded_parse_job(job)) == expected
+    assert isinstance(loader._encoded_parse_job(job)[0], tuple)  # sent encoded
+
+    def too_deep(facts):
+        raise RecursionError
+
+    monkeypatch.setattr(loader, "encode", too_deep)
+    assert loader._decoded(loader._encoded_parse_job(job)) == expected
