@@ -152,7 +152,9 @@ def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], 
     the cache when it is warm, and again when a checked file's text changes, or
     a file whose facts this process parsed or loaded changes. flake8 asks of a
     file once a run, so the files are looked at again (`stat`) when a file is
-    asked of twice: once a run, not once a file."""
+    asked of twice: once a run, not once a file. The judgement is kept
+    without its facts: the collector would walk their millions of objects
+    in each full collection of flake8's own, for every file checked after."""
     from jaxcheck.loading.loader import Workspace
 
     entry = _JUDGED.get(project.root)
@@ -171,6 +173,7 @@ def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], 
         workspace = Workspace(project, cache, texts=texts, **_loading(config))
         results = _project_results(workspace, config)
         workspace.save()
+        workspace.drop_facts()
         entry = _JUDGED[project.root] = _Judgement(workspace, results, _stamps(workspace.facts), set())
     entry.asked.update(texts)
     return entry.workspace, entry.results

@@ -298,3 +298,26 @@ def test_flake8_run_again_in_one_process_sees_a_changed_module_it_was_not_asked_
         lib.write_text(lib.read_text().replace("(frozen=True)", "()") + "# edited\n")
         run()
         assert counted.call_count == 2
+
+
+def test_the_judgement_flake8_keeps_holds_no_facts(tmp_path):
+    """flake8 keeps a judged project for the rest of its run; its facts are
+    millions of objects on a real project, which every full collection of
+    flake8's own garbage would walk again. The findings stay, the facts go."""
+    import gc
+
+    import jaxcheck.engine as engine
+    from jaxcheck.config import find_config
+    from jaxcheck.facts import ModuleFacts
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
+    files = [tmp_path / f"m{n}.py" for n in range(3)]
+    for file in files:
+        file.write_text(BUGGY)
+    engine._JUDGED.clear()
+    found = []
+    for file in files:
+        found += engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True).findings
+    gc.collect()
+    assert len({finding.path for finding in found}) == len(files)
+    assert engine._JUDGED and not any(isinstance(item, ModuleFacts) for item in gc.get_objects())

@@ -219,6 +219,11 @@ class Workspace:
         self.stamps.save()
         self.cache.save()
 
+    def drop_facts(self) -> None:
+        """Keep which files took part, not their facts: for a judgement kept
+        after the model is gone, which the collector would walk again and again."""
+        self.facts = dict.fromkeys(self.facts)
+
     def _keep(self, path: str, text: str) -> None:
         if not is_notebook(path):
             self.texts[path] = text
