@@ -92,7 +92,7 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
                 result.checked.add(os.path.abspath(file))
                 project = Project.alone(file) if alone else find_project(file)
                 groups.setdefault(project, (config, []))[1].append(file)
-    pool = Pool(jobs) if jobs > 1 else None
+    pool = Pool(jobs - 1) if jobs > 1 else None  # this process reads files too
     try:
         for project, (config, files) in groups.items():
             cache = cache_for(project) if cache_for is not None and not alone else None
