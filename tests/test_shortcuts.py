@@ -1,8 +1,9 @@
 """Every speed shortcut leaves the findings as they were, on real code.
 
-The collector settings (`jaxcheck/collector.py`) and the position pass
-(`extraction/tree.py`) are checked here against the plain way: Python's
-default collector, and LibCST's own `PositionProvider`. The code is the
+The collector settings (`jaxcheck/collector.py`), the position pass
+(`extraction/tree.py`) and the reading shared with the workers are checked
+here against the plain way: Python's default collector, LibCST's own
+`PositionProvider`, and `--jobs 1`. The code is the
 installed equinox and flax (none of it ours) and the bundled fixtures, which
 hold a finding of every rule.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import glob
+import json
 import os
 from unittest import mock
 
@@ -22,7 +24,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 import jaxcheck.engine as engine
 from jaxcheck.config import find_config
 from jaxcheck.extraction.tree import Positions
-from helpers import installed
+from helpers import installed, jaxcheck_run
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
 
@@ -41,6 +43,21 @@ def test_the_collector_settings_change_no_finding_on_real_code():
     assert files == plain_files > 150
     assert len({finding.code for finding in plain}) > 10  # the input reaches every rule
     assert tuned == plain
+
+
+@pytest.mark.skipif(os.name != "posix", reason="forks a worker")
+def test_files_read_by_this_process_beside_a_worker_change_no_finding_on_real_code(tmp_path):
+    """`--jobs 2`: this process reads the files no worker has taken yet, the
+    longest first (`Workspace._shared`), and the outcomes go back in order.
+    In a fresh process: workers forked from this one would inherit JAX's threads."""
+    paths = [str(installed("equinox")), str(installed("flax")), FIXTURES]
+    runs = [
+        jaxcheck_run("check", "--no-cache", "--profile", "strict", "--output-format", "json", "--jobs", jobs, *paths, cwd=tmp_path)
+        for jobs in ("1", "2")
+    ]
+    serial, shared = (json.loads(run.stdout) for run in runs)
+    assert len({record["code"] for record in serial}) > 10  # the input reaches every rule
+    assert shared == serial
 
 
 def test_a_run_gives_the_collector_back_as_it_found_it():
