@@ -148,3 +148,22 @@ def test_a_run_walks_a_project_once_for_its_files_and_once_for_the_loader(tmp_pa
         result = engine.check([str(tmp_path)], find_config, jobs=1, use_cache=False)
     assert result.files == 2
     assert walk.call_count == 2  # the paths given, and the project around them
+
+
+def test_display_paths_and_module_names_are_what_relpath_says(tmp_path, monkeypatch):
+    """`display_path` and `Project.module_name` cut a path below a folder
+    instead of asking `os.path.relpath`: the same answer, for every place."""
+    from jaxcheck.loading.loader import display_path
+    from jaxcheck.loading.project import Project
+
+    _tree(tmp_path, ["work/src/pkg/__init__.py", "work/src/pkg/a.py", "work/tool.py", "other/b.py"])
+    monkeypatch.chdir(tmp_path / "work")
+    root = str(tmp_path / "work")
+    project = Project(root + os.sep, (os.path.join(root, "src"), root))
+    paths = ["src/pkg/a.py", "./tool.py", "../other/b.py", str(tmp_path / "other" / "b.py"), "src/pkg/__init__.py", "/x.py", "."]
+    for path in paths:
+        relative = os.path.relpath(os.path.abspath(path))
+        assert display_path(path) == (path if relative.startswith("..") else relative), path
+    assert [project.module_name(path) for path in paths[:5]] == [
+        ("pkg.a", False), ("tool", False), ("b", False), ("b", False), ("pkg", True),
+    ]

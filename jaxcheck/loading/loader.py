@@ -39,7 +39,11 @@ _SYNTAX_CHUNK = 16  # files per syntax job sent to a worker: fewer round trips
 
 def display_path(path: str) -> str:
     """How messages name another file: relative to the working folder when below it."""
-    relative = os.path.relpath(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    below = os.path.join(os.getcwd(), "")
+    if absolute.startswith(below):  # asked of every file loaded: what `relpath` would say, without its splitting
+        return absolute[len(below) :]
+    relative = os.path.relpath(absolute)
     return path if relative.startswith("..") else relative
 
 
@@ -71,7 +75,7 @@ class Workspace:
         self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
         self.internal_errors: set[str] = set()
-        self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
+        self.checked = list(checked)  # absolute paths of the files named by the user, whatever their suffix
         self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
         self.progress = progress  # told (files parsed, files to parse) as the counts grow, for a progress line
         for path, text in (texts or {}).items():
@@ -103,9 +107,8 @@ class Workspace:
         """
         digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.settings}".encode())
         _, everything = ([], []) if self.project.only else self._listing()
-        for path in dict.fromkeys([*files, *everything]):
-            digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
-            digest.update(self.digest(path).encode())
+        named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
+        digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
 
     def _listing(self) -> tuple[list[str], list[str]]:
