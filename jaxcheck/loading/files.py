@@ -84,10 +84,10 @@ def project_files(
     """The files of a project folder in one walk: those not excluded, and
     every one, excluded or not (`python_files` of each), in its order.
 
-    A project's analysis needs both, and walking a monorepo costs as much as
-    the walk's per-file work: the files below an excluded folder are listed
-    as excluded instead of being walked again. A folder that cannot be listed
-    is left out of both."""
+    A project's analysis needs both (the fingerprint counts excluded files
+    too), and in a monorepo a second walk costs as much as the first: so the
+    folders the config excludes are walked too, their files listed as
+    excluded. A folder that cannot be listed is left out of both."""
     checked: list[str] = []
     every: list[str] = []
     excluded_folders: set[str] = set()
