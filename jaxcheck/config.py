@@ -65,8 +65,10 @@ class Config:
         return relative.replace(os.sep, "/")
 
     def is_excluded(self, path: str, is_dir: bool = False) -> bool:
+        if not self.exclude:  # asked of every file and folder a run walks
+            return False
         relative = self.relative(path)
-        return bool(self.exclude) and relative is not None and matches_any(self.exclude, relative, is_dir)
+        return relative is not None and matches_any(self.exclude, relative, is_dir)
 
     def is_enabled(self, code: str, path: str) -> bool:
         """Selected (by the longest prefix of `select` or `extend-select`, or by

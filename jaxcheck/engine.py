@@ -19,7 +19,7 @@ from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
-from jaxcheck.loading.files import python_files, skipped_because
+from jaxcheck.loading.files import python_files, real_path, skipped_because
 from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.loading.stamps import digest_of
@@ -69,9 +69,11 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
     from jaxcheck.loading.loader import Pool
 
     given = {os.path.abspath(path): text for path, text in (texts or {}).items()}
-    groups: dict[Project, tuple[Config, list[str]]] = {}
+    groups: dict[Project, tuple[Config, dict[str, str]]] = {}  # project -> its config, its files (-> absolute path)
     seen: set[str] = set()
     result = Result()
+    real_folders: dict[str, str] = {}  # folder -> its real path (`real_path`)
+    projects: dict[str, Project] = {}  # folder -> the project of its files: found once a folder, not once a file
     for path in paths:
         config = config_for(path)
         unreadable: list[tuple[str, str]] = []
@@ -81,17 +83,22 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
         )
         result.skipped.extend(unreadable)
         for file in files:
-            real = os.path.realpath(file)
-            why = "" if os.path.abspath(file) in given else skipped_because(file)
+            absolute = os.path.abspath(file)
+            real = real_path(file, real_folders)
+            why = "" if absolute in given else skipped_because(file)
             if why and real not in seen:
                 seen.add(real)
                 result.skipped.append((file, why))
             elif real not in seen:
                 seen.add(real)
                 result.files += 1
-                result.checked.add(os.path.abspath(file))
-                project = Project.alone(file) if alone else find_project(file)
-                groups.setdefault(project, (config, []))[1].append(file)
+                result.checked.add(absolute)
+                if alone:
+                    project = Project.alone(file)
+                else:  # a file is never a folder here: its project is its folder's
+                    folder = os.path.dirname(absolute)
+                    project = projects.get(folder) or projects.setdefault(folder, find_project(file))
+                groups.setdefault(project, (config, {}))[1][file] = absolute
     pool = Pool(jobs - 1) if jobs > 1 else None  # this process reads files too
     try:
         for project, (config, files) in groups.items():
@@ -109,11 +116,13 @@ _JUDGED: dict = {}  # for flake8, per process: project root -> its `_Judgement`
 
 
 def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None, cache=None) -> None:
-    """The findings of the checked `files` of one project, added to `result`."""
+    """The findings of the checked `files` of one project (as given -> their
+    absolute paths), added to `result`."""
     from jaxcheck.loading.loader import Workspace
 
     config = config.for_project(project.root)
-    texts = {path: text for path, text in given.items() if path in {os.path.abspath(file) for file in files}}
+    checked = set(files.values())
+    texts = {path: text for path, text in given.items() if path in checked}
     if for_flake8:
         workspace, results = _judged_for_flake8(project, config, texts, use_cache)
     else:
@@ -121,13 +130,12 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
             cache = FactsCache(project.cache_folder if use_cache else None)
         if cache.refused:
             result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
-        workspace = Workspace(project, cache, pool, texts, files, progress=progress, **_loading(config))
+        workspace = Workspace(project, cache, pool, texts, list(files.values()), progress=progress, **_loading(config))
         results = _project_results(workspace, config)
-        workspace.check_syntax([os.path.abspath(file) for file in files if os.path.abspath(file) not in results])
+        workspace.check_syntax([path for path in files.values() if path not in results])
     result.analysed.update(workspace.facts)
-    for file in files:
-        path = os.path.abspath(file)
-        findings, failed = _file_findings(workspace, results, file, for_flake8)
+    for file, path in files.items():
+        findings, failed = _file_findings(workspace, results, file, path, for_flake8)
         result.internal_errors += failed
         # flake8 reads the comments itself; a text without `noqa` has none to judge.
         judge_noqa = not for_flake8 and config.is_enabled(UNUSED_NOQA, file) and workspace.may_have_noqa(path)
@@ -142,7 +150,7 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
             result.texts[file] = text
         result.findings.extend(_in_cells(kept, workspace.notebooks))
     if not for_flake8:
-        caused = _caused_by(workspace, results, files, config, result.texts)
+        caused = _caused_by(workspace, results, checked, config, result.texts)
         result.findings.extend(_in_cells(caused, workspace.notebooks))
         workspace.save()
 
@@ -256,9 +264,8 @@ def _judged(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
 
 
-def _file_findings(workspace, results: dict, file: str, for_flake8: bool) -> tuple[list[Finding], bool]:
-    """One file's findings, spelled with the path as the user gave it."""
-    path = os.path.abspath(file)
+def _file_findings(workspace, results: dict, file: str, path: str, for_flake8: bool) -> tuple[list[Finding], bool]:
+    """One file's findings (`path`: its absolute path), spelled with the path as the user gave it."""
     if path in results:
         findings, failed = results[path]
     else:
@@ -292,13 +299,12 @@ def _flake8_refuses(text: str) -> bool:
     return False
 
 
-def _caused_by(workspace, results: dict, files: list[str], config: Config, texts: dict[str, str]) -> list[Finding]:
+def _caused_by(workspace, results: dict, checked: set[str], config: Config, texts: dict[str, str]) -> list[Finding]:
     """Findings in files not checked, that a checked file makes findings: a
     static use added in `integrate.py` of a mutable class from `settings.py`
     fails `jaxcheck check integrate.py` (and the pre-commit hook) too."""
     from jaxcheck.loading.loader import display_path
 
-    checked = {os.path.abspath(file) for file in files}
     found = []
     for path, (findings, _) in sorted(results.items()):
         if path in checked:

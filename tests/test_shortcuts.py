@@ -107,3 +107,80 @@ def test_the_node_classes_compared_by_identity_have_no_subclasses():
     names |= {cls.__name__ for group in (module._DISPLAYS, module._COMPREHENSIONS, module._NUMBERS_AND_STRINGS) for cls in group}
     assert len(names) > 15
     assert [name for name in sorted(names) if getattr(cst, name).__subclasses__()] == []
+
+
+def _tree(root, names):
+    for name in names:
+        path = os.path.join(root, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write("x = 1\n")
+
+
+@pytest.mark.parametrize("packages_only", [False, True])
+def test_one_walk_of_a_project_lists_what_a_walk_with_and_one_without_the_exclusions_did(tmp_path, packages_only):
+    """`project_files` gives the loader both lists in one walk: the same
+    files, in the same order, as `python_files` walking twice."""
+    from jaxcheck.config import Config
+    from jaxcheck.loading.files import project_files, python_files
+
+    _tree(
+        tmp_path,
+        [
+            "top.py", "pkg/__init__.py", "pkg/a.py", "pkg/a.pyi", "pkg/skip_me.py", "pkg/sub/b.py",
+            "build/gen.py", "build/deep/gen2.py", "build/keep.py", "loose/c.py", "data/d.ipynb",
+            ".venv/v.py", "node_modules/n.py", "x.egg-info/e.py", "pkg/__pycache__/p.py",
+        ],
+    )
+    config = Config(root=str(tmp_path), exclude=("build/", "skip_me.py", "!build/keep.py", "data/*.ipynb"))
+    root = str(tmp_path)
+    checked, every = project_files(root, config.is_excluded, packages_only)
+    assert checked == list(python_files(root, config.is_excluded, packages_only=packages_only))
+    assert every == list(python_files(root, lambda *_: False, packages_only=packages_only))
+    assert len(checked) < len(every)
+
+
+def test_a_file_s_real_path_is_its_folder_s_unless_it_is_a_link(tmp_path, monkeypatch):
+    """`real_path` resolves a folder once for its files: it must say what `os.path.realpath` says."""
+    from jaxcheck.loading.files import real_path
+
+    _tree(tmp_path, ["real/a.py", "real/sub/b.py"])
+    (tmp_path / "linked").symlink_to(tmp_path / "real", target_is_directory=True)
+    (tmp_path / "real" / "alias.py").symlink_to(tmp_path / "real" / "sub" / "b.py")
+    (tmp_path / "real" / "dangling.py").symlink_to(tmp_path / "nowhere.py")
+    monkeypatch.chdir(tmp_path / "real")
+    spellings = [
+        "a.py", "./a.py", "alias.py", "dangling.py", "missing.py", "sub/b.py", "../linked/a.py",
+        "../linked/alias.py", "../linked/sub/../a.py", str(tmp_path / "linked" / "sub" / "b.py"),
+    ]
+    folders: dict[str, str] = {}
+    for path in spellings * 2:  # the second time from what the first kept
+        assert real_path(path, folders) == os.path.realpath(path), path
+
+
+def test_a_run_walks_a_project_once_for_its_files_and_once_for_the_loader(tmp_path):
+    """The loader's files and its fingerprint's come from one walk (`Workspace._listing`)."""
+    _tree(tmp_path, ["pyproject.toml", "pkg/__init__.py", "pkg/a.py"])
+    with mock.patch("os.walk", wraps=os.walk) as walk:
+        result = engine.check([str(tmp_path)], find_config, jobs=1, use_cache=False)
+    assert result.files == 2
+    assert walk.call_count == 2  # the paths given, and the project around them
+
+
+def test_display_paths_and_module_names_are_what_relpath_says(tmp_path, monkeypatch):
+    """`display_path` and `Project.module_name` cut a path below a folder
+    instead of asking `os.path.relpath`: the same answer, for every place."""
+    from jaxcheck.loading.loader import display_path
+    from jaxcheck.loading.project import Project
+
+    _tree(tmp_path, ["work/src/pkg/__init__.py", "work/src/pkg/a.py", "work/tool.py", "other/b.py"])
+    monkeypatch.chdir(tmp_path / "work")
+    root = str(tmp_path / "work")
+    project = Project(root + os.sep, (os.path.join(root, "src"), root))
+    paths = ["src/pkg/a.py", "./tool.py", "../other/b.py", str(tmp_path / "other" / "b.py"), "src/pkg/__init__.py", "/x.py", "."]
+    for path in paths:
+        relative = os.path.relpath(os.path.abspath(path))
+        assert display_path(path) == (path if relative.startswith("..") else relative), path
+    assert [project.module_name(path) for path in paths[:5]] == [
+        ("pkg.a", False), ("tool", False), ("b", False), ("b", False), ("pkg", True),
+    ]

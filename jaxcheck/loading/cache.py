@@ -180,11 +180,11 @@ class FactsCache:
     def _prune(self) -> None:
         """Keep the folder near twice what a run uses: the entries this run did
         not touch (older versions', edited files') go, oldest first."""
+        if not self._touched:  # the findings came from `results.json`: what the facts entries are for is unknown
+            return
         try:
             names = [name for name in os.listdir(self.folder) if name.endswith(".json") and _OURS.fullmatch(name)]
         except OSError:
-            return
-        if not self._touched:  # the findings came from `results.json`: what the facts entries are for is unknown
             return
         entries = [name for name in names if name not in ("results.json", "valid.json", "stamps.json")]
         excess = len(entries) - (2 * len(self._touched) + _SLACK)
@@ -330,11 +330,15 @@ def _sound(finding: Finding) -> Finding:
     return finding
 
 
+# Asked of each of a project's files and texts on every warm run: spelled out, without a generator.
 def _is_stamp(record) -> bool:
     return (
         isinstance(record, list)
         and len(record) == 5
-        and all(type(value) is int for value in record[:4])
+        and type(record[0]) is int
+        and type(record[1]) is int
+        and type(record[2]) is int
+        and type(record[3]) is int
         and isinstance(record[4], str)
     )
 

@@ -54,6 +54,20 @@ def python_files(
         yield path
 
 
+def real_path(path: str, real_folders: dict[str, str]) -> str:
+    """`os.path.realpath` of a file's path, its folder resolved once for all
+    the files in it (`real_folders` keeps them, for one working folder): a
+    file that is not a link is where its folder really is, so only a link is
+    resolved on its own."""
+    if os.path.islink(path):
+        return os.path.realpath(path)
+    folder, name = os.path.split(path)
+    real = real_folders.get(folder)
+    if real is None:
+        real = real_folders[folder] = os.path.realpath(folder)
+    return os.path.join(real, name)
+
+
 def skipped_because(path: str) -> str:
     """Why a file found or named is not checked, for a note; "" when it is checked.
 
@@ -62,6 +76,47 @@ def skipped_because(path: str) -> str:
     if path.endswith(".pyi") and os.path.isfile(path[:-1]):
         return f"a stub of the same module as {os.path.basename(path[:-1])}, which is checked"
     return ""
+
+
+def project_files(
+    root: str, is_excluded: Callable[[str, bool], bool], packages_only: bool = False
+) -> tuple[list[str], list[str]]:
+    """The files of a project folder in one walk: those not excluded, and
+    every one, excluded or not (`python_files` of each), in its order.
+
+    A project's analysis needs both (the fingerprint counts excluded files
+    too), and in a monorepo a second walk costs as much as the first: so the
+    folders the config excludes are walked too, their files listed as
+    excluded. A folder that cannot be listed is left out of both."""
+    checked: list[str] = []
+    every: list[str] = []
+    excluded_folders: set[str] = set()
+    for folder, folders, files in os.walk(root):
+        below_excluded = folder in excluded_folders
+        folders[:] = sorted(name for name in folders if _searched(root, folder, name, packages_only))
+        if not below_excluded:
+            excluded_folders.update(
+                os.path.join(folder, name) for name in folders if is_excluded(os.path.join(folder, name), True)
+            )
+        else:
+            excluded_folders.update(os.path.join(folder, name) for name in folders)
+        for name in sorted(files):
+            if name.endswith((".py", ".pyi", ".ipynb")):
+                path = os.path.join(folder, name)
+                every.append(path)
+                if not below_excluded and not is_excluded(path, False):
+                    checked.append(path)
+    return checked, every
+
+
+def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
+    """Whether a folder found in `folder` is searched, whatever the config excludes."""
+    return (
+        name not in SKIPPED_FOLDERS
+        and not name.endswith((".egg-info", ".egg"))
+        and not is_virtualenv(os.path.join(folder, name))
+        and not (packages_only and folder == top and not os.path.isfile(os.path.join(folder, name, "__init__.py")))
+    )
 
 
 def _walk(
@@ -77,11 +132,7 @@ def _walk(
         folders[:] = sorted(
             name
             for name in folders
-            if name not in SKIPPED_FOLDERS
-            and not name.endswith((".egg-info", ".egg"))
-            and not is_virtualenv(os.path.join(folder, name))
-            and not is_excluded(os.path.join(folder, name), True)
-            and not (packages_only and folder == top and not os.path.isfile(os.path.join(folder, name, "__init__.py")))
+            if _searched(top, folder, name, packages_only) and not is_excluded(os.path.join(folder, name), True)
         )
         for name in sorted(files):
             if name.endswith((".py", ".pyi", ".ipynb")):

@@ -22,7 +22,7 @@ from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.codec import decode, encode
-from jaxcheck.loading.files import python_files
+from jaxcheck.loading.files import project_files
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
@@ -40,7 +40,11 @@ _CHUNK = 2  # files per parse job: few enough that this process finds the queue'
 
 def display_path(path: str) -> str:
     """How messages name another file: relative to the working folder when below it."""
-    relative = os.path.relpath(os.path.abspath(path))
+    absolute = os.path.abspath(path)
+    below = os.path.join(os.getcwd(), "")
+    if absolute.startswith(below):  # asked of every file loaded: what `relpath` would say, without its splitting
+        return absolute[len(below) :]
+    relative = os.path.relpath(absolute)
     return path if relative.startswith("..") else relative
 
 
@@ -72,7 +76,7 @@ class Workspace:
         self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
         self.internal_errors: set[str] = set()
-        self.checked = [os.path.abspath(path) for path in checked]  # named by the user, whatever their suffix
+        self.checked = list(checked)  # absolute paths of the files named by the user, whatever their suffix
         self.import_roots: dict[str, str] = {}  # top-level name -> its module, imported from a folder inside
         self.progress = progress  # told (files parsed, files to parse) as the counts grow, for a progress line
         for path, text in (texts or {}).items():
@@ -83,13 +87,13 @@ class Workspace:
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
+        self._walked: tuple[list[str], list[str]] | None = None  # `_listing`
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
         if self.project.only:
             return list(self.project.only)
-        found = python_files(self.project.root, self.is_excluded, packages_only=self.project.loose)
-        files = [os.path.abspath(path) for path in found]
+        files, _ = self._listing()
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
@@ -103,13 +107,18 @@ class Workspace:
         Excluded files count too: a class or base they define is still read.
         """
         digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.settings}".encode())
-        everything = [] if self.project.only else [
-            os.path.abspath(path) for path in python_files(self.project.root, _nothing_excluded, packages_only=self.project.loose)
-        ]
-        for path in dict.fromkeys([*files, *everything]):
-            digest.update(f"\0{path}\0".encode("utf-8", "surrogatepass"))
-            digest.update(self.digest(path).encode())
+        _, everything = ([], []) if self.project.only else self._listing()
+        named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
+        digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
+
+    def _listing(self) -> tuple[list[str], list[str]]:
+        """The project's files not excluded, and every one (`project_files`), by
+        absolute path: walked once a run, for the files and the fingerprint."""
+        if self._walked is None:
+            root = os.path.abspath(self.project.root)  # below an absolute root, the walk's paths are absolute
+            self._walked = project_files(root, self.is_excluded, packages_only=self.project.loose)
+        return self._walked
 
     def build(self, files: list[str]) -> list[f.ModuleFacts]:
         """The facts the project's findings depend on, read from the facts themselves:
@@ -511,10 +520,6 @@ def _stat(path: str) -> os.stat_result | None:
         return os.stat(path)
     except OSError:
         return None
-
-
-def _nothing_excluded(path: str, is_dir: bool) -> bool:
-    return False
 
 
 def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:

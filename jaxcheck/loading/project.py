@@ -44,10 +44,11 @@ class Project:
         """The dotted module a file defines, and whether it is a package's `__init__`."""
         path = os.path.abspath(path)
         base = next(
-            (root for root in self.source_roots if path.startswith(root.rstrip(os.sep) + os.sep)),
-            os.path.dirname(path),
+            (root.rstrip(os.sep) + os.sep for root in self.source_roots if path.startswith(root.rstrip(os.sep) + os.sep)),
+            os.path.join(os.path.dirname(path), ""),
         )
-        parts = os.path.relpath(path, base).split(os.sep)
+        # What `relpath` would say: a folder the normalized path starts with is normalized too.
+        parts = path[len(base) :].split(os.sep)
         stem = parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
         if parts[-1].endswith(".ipynb"):
             stem += "-ipynb"  # a notebook is a script no import reaches: a name none can spell

@@ -13,7 +13,7 @@ call, build and change those things.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator
+from typing import Iterable
 
 from jaxcheck import facts as f
 from jaxcheck.loading.prefilter import line_bounds
@@ -48,7 +48,7 @@ def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
 
 
 def _values(found: set[str], values: Iterable[f.Value]) -> None:
-    """The global names of the values and all they hold (`_walk`'s, without a generator per value)."""
+    """The global names of the values and all they hold (without a generator per value)."""
     stack = list(values)
     while stack:
         current = stack.pop()
@@ -59,17 +59,6 @@ def _values(found: set[str], values: Iterable[f.Value]) -> None:
             stack.extend(current.args)
         if current.keywords:
             stack.extend(item for _, item in current.keywords)
-        if current.func is not None:
-            stack.append(current.func)
-
-
-def _walk(value: f.Value) -> Iterator[f.Value]:
-    stack = [value]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.args)
-        stack.extend(item for _, item in current.keywords)
         if current.func is not None:
             stack.append(current.func)
 
@@ -91,7 +80,21 @@ def offered_names(module: f.ModuleFacts) -> set[str]:
 
 
 def _applies_transform(call: f.Value) -> bool:
-    return any(inner.ref is not None and inner.ref.last in f.TRANSFORM_NAMES for inner in _walk(call) if inner.kind in (f.CALL, f.NAME))
+    """Whether the call, or a value it holds, calls or names a transform (asked of
+    every call of every module loaded: a loop, not a generator per value)."""
+    stack = [call]
+    while stack:
+        current = stack.pop()
+        ref = current.ref
+        if ref is not None and (current.kind == f.CALL or current.kind == f.NAME) and ref.last in f.TRANSFORM_NAMES:
+            return True
+        if current.args:
+            stack.extend(current.args)
+        if current.keywords:
+            stack.extend(item for _, item in current.keywords)
+        if current.func is not None:
+            stack.append(current.func)
+    return False
 
 
 _WORD = re.compile(r"\w+")

@@ -95,7 +95,9 @@ class Stamps:
 
     def verdict(self, digest: str, which: int, judge) -> bool:
         """The kept verdict `which` of the text, else `judge()` asked and its answer kept."""
-        verdicts = self._verdicts.setdefault(digest, [None, None, None])
+        verdicts = self._verdicts.get(digest)
+        if verdicts is None:  # asked of every file several times a run: no list built when known
+            verdicts = self._verdicts[digest] = [None, None, None]
         if verdicts[which] is None:
             verdicts[which] = bool(judge())
             self._changed = True
