@@ -54,10 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
-    check.add_argument(
-        "--jobs", "-j", type=_jobs, default="auto",
-        help="processes reading files (this one and N-1 workers), or 'auto' (default: one per core)",
-    )
+    check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     check.add_argument(
         "--target-jax-version",
         metavar="VERSION",

@@ -99,7 +99,7 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
                     folder = os.path.dirname(absolute)
                     project = projects.get(folder) or projects.setdefault(folder, find_project(file))
                 groups.setdefault(project, (config, {}))[1][file] = absolute
-    pool = Pool(jobs - 1) if jobs > 1 else None  # this process reads files too
+    pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():
             cache = cache_for(project) if cache_for is not None and not alone else None

@@ -1,7 +1,7 @@
 """Every speed shortcut leaves the findings as they were, on real code.
 
 The collector settings (`jaxcheck/collector.py`), the position pass
-(`extraction/tree.py`) and the reading shared with the workers are checked
+(`extraction/tree.py`) and the reading in worker processes are checked
 here against the plain way: Python's default collector, LibCST's own
 `PositionProvider`, and `--jobs 1`. The code is the
 installed equinox and flax (none of it ours) and the bundled fixtures, which
@@ -46,10 +46,11 @@ def test_the_collector_settings_change_no_finding_on_real_code():
 
 
 @pytest.mark.skipif(os.name != "posix", reason="forks a worker")
-def test_files_read_by_this_process_beside_a_worker_change_no_finding_on_real_code(tmp_path):
-    """`--jobs 2`: this process reads the files no worker has taken yet, the
-    longest first (`Workspace._shared`), and the outcomes go back in order.
-    In a fresh process: workers forked from this one would inherit JAX's threads."""
+def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path):
+    """`--jobs 2`: facts read in workers come back encoded, the syntax of the
+    files not read is checked there while the model runs, and LibCST's
+    confirmation runs there too. In a fresh process: workers forked from
+    this one would inherit JAX's threads."""
     paths = [str(installed("equinox")), str(installed("flax")), FIXTURES]
     runs = [
         jaxcheck_run("check", "--no-cache", "--profile", "strict", "--output-format", "json", "--jobs", jobs, *paths, cwd=tmp_path)

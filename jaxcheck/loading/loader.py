@@ -35,7 +35,6 @@ _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
 _SYNTAX_CHUNK = 16  # files per syntax job sent to a worker: fewer round trips
-_CHUNK = 2  # files per parse job: few enough that this process finds the queue's end untaken
 
 
 def display_path(path: str) -> str:
@@ -389,59 +388,17 @@ class Workspace:
                     self.internal_errors.add(path)
 
     def _parsed(self, jobs: list, fewest: int, told: bool = True) -> list:
-        """The outcome of each parse job: shared with the workers when there
-        are `fewest` or more; each told as progress as it comes, when `told`."""
+        """The outcome of each parse job: in the workers when there are `fewest`
+        or more; each told as progress as it comes, when `told`."""
         if len(jobs) < fewest:
             return self._counted((_parse_job(job) for job in jobs), told)
         try:
-            return self._shared(jobs, told)
+            return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told)
         except BrokenProcessPool:
             # A worker died (a crash in native code): each file again in a
             # process of its own, so that only the one at fault is lost.
             self.pool.reset()
             return self._counted((_isolated(job) for job in jobs), told)
-
-    def _shared(self, jobs: list, told: bool) -> list:
-        """The jobs queued for the workers in pairs, and this process reading
-        in turn each pair no worker has taken yet: it is one of the run's
-        `--jobs` readers, not a process waiting on the others, and what it
-        reads needs no encoding to come back. The longest texts are queued
-        first, so that the last pairs are short and no reader waits long for
-        another at the end. A file only LibCST reads still goes to a worker:
-        its native parser can crash a process."""
-        executor = self.pool.get()
-        order = sorted(range(len(jobs)), key=lambda index: -len(jobs[index][1]))
-        ordered = [jobs[index] for index in order]
-        chunks = [ordered[start : start + _CHUNK] for start in range(0, len(ordered), _CHUNK)]
-        queued = [executor.submit(_encoded_parse_chunk, chunk) for chunk in chunks]
-        outcomes: list = [None] * len(chunks)
-        handed: dict[int, Future] = {}  # chunk -> the workers' reading of the files `ast` declined here
-        for index in range(len(chunks)):
-            if not queued[index].cancel():
-                continue  # a worker has taken it
-            outcomes[index] = [_read_here(job) for job in chunks[index]]
-            declined = [job for job, outcome in zip(chunks[index], outcomes[index]) if outcome is None]
-            if declined:
-                handed[index] = executor.submit(_encoded_parse_chunk, declined)
-            self._told(len(chunks[index]) - len(declined), told)
-        for index, future in enumerate(queued):
-            if outcomes[index] is None:
-                outcomes[index] = [_decoded(outcome) for outcome in future.result()]
-                self._told(len(chunks[index]), told)
-        for index, future in handed.items():
-            read = iter([_decoded(outcome) for outcome in future.result()])
-            outcomes[index] = [outcome if outcome is not None else next(read) for outcome in outcomes[index]]
-            self._told(len(future.result()), told)
-        found: list = [None] * len(jobs)
-        for index, outcome in zip(order, (outcome for chunk in outcomes for outcome in chunk)):
-            found[index] = outcome
-        return found
-
-    def _told(self, count: int, told: bool) -> None:
-        """Progress: `count` more files read."""
-        if told and self.progress is not None:
-            for _ in range(count):
-                self.progress(1, 0)
 
     def _counted(self, outcomes, told: bool = True) -> list:
         """The parse outcomes, the progress told of each as it comes (when `told`)."""
@@ -545,15 +502,6 @@ def _parse_job(job: tuple[str, str, str, bool, bool]):
     return parse_facts(*job)
 
 
-def _read_here(job: tuple[str, str, str, bool, bool]):
-    """`_parse_job` in this process where `ast` reads the file; None where LibCST would."""
-    return parse_facts(*job, libcst=False)
-
-
-def _encoded_parse_chunk(jobs: list) -> list:
-    return [_encoded_parse_job(job) for job in jobs]
-
-
 def _encoded_parse_job(job: tuple[str, str, str, bool, bool]):
     """`_parse_job` in a worker: the facts sent back as the cache encodes them
     (plain tuples pickle in half the time slotted dataclasses do), or as
@@ -573,10 +521,9 @@ def _decoded(outcome):
     return (sent if sent is None or isinstance(sent, f.ModuleFacts) else decode(sent), *rest)
 
 
-def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool = False, libcst: bool = True):
+def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool = False):
     """(facts, None, False, by LibCST) for a text Python accepts; else (None,
-    a JAX000 finding, whether jaxcheck itself failed, True); without
-    `libcst`, None where LibCST would read the text.
+    a JAX000 finding, whether jaxcheck itself failed, True).
 
     Python's `ast` reads the text where it gives LibCST's facts
     (`extraction.quick_facts`), LibCST the rest and, when `exact`, all
@@ -589,8 +536,6 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     from jaxcheck.extraction import ParseError, facts_from_source, quick_facts
 
     exact = exact or os.environ.get("JAXCHECK_AST_READER") == "0"
-    if exact and not libcst:
-        return None
     problem = syntax_error_of(text, path)
     if problem is not None:
         return None, problem, False, True
@@ -599,8 +544,6 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
             facts = None if exact else quick_facts(text, path, module, is_package)
             if facts is not None:
                 return facts, None, False, False
-            if not libcst:
-                return None
             try:
                 return facts_from_source(text, path, module, is_package), None, False, True
             except ParseError:
