@@ -13,7 +13,7 @@ call, build and change those things.
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from jaxcheck import facts as f
 from jaxcheck.loading.prefilter import line_bounds
@@ -48,13 +48,20 @@ def named_modules(module: f.ModuleFacts, whole: bool) -> set[str]:
 
 
 def _values(found: set[str], values: Iterable[f.Value]) -> None:
-    """The global names of the values and all they hold (without a generator per value)."""
-    stack = list(values)
-    while stack:
-        current = stack.pop()
+    """The global names of the values and all they hold."""
+    for current in _held(values):
         ref = current.ref
         if ref is not None and not ref.is_local:
             found.add(ref.name)
+
+
+def _held(values: Iterable[f.Value]) -> Iterator[f.Value]:
+    """The values and every value they hold: one stack for all, not a generator
+    per value (this is asked of every call and binding of every module loaded)."""
+    stack = list(values)
+    while stack:
+        current = stack.pop()
+        yield current
         if current.args:
             stack.extend(current.args)
         if current.keywords:
@@ -80,20 +87,11 @@ def offered_names(module: f.ModuleFacts) -> set[str]:
 
 
 def _applies_transform(call: f.Value) -> bool:
-    """Whether the call, or a value it holds, calls or names a transform (asked of
-    every call of every module loaded: a loop, not a generator per value)."""
-    stack = [call]
-    while stack:
-        current = stack.pop()
+    """Whether the call, or a value it holds, calls or names a transform."""
+    for current in _held([call]):
         ref = current.ref
         if ref is not None and (current.kind == f.CALL or current.kind == f.NAME) and ref.last in f.TRANSFORM_NAMES:
             return True
-        if current.args:
-            stack.extend(current.args)
-        if current.keywords:
-            stack.extend(item for _, item in current.keywords)
-        if current.func is not None:
-            stack.append(current.func)
     return False
 
 
