@@ -1483,6 +1483,31 @@ def test_without_a_marker_a_script_folder_is_its_modules_and_packages_and_keeps_
     assert tree(tmp_path) == before and not (tmp_path / CACHE).exists()
 
 
+def test_without_a_marker_a_folder_without_init_inside_a_package_is_part_of_the_package(tmp_path: Path) -> None:
+    """evosax ships `evosax/problems/bbob/` with no `__init__.py`: Python
+    imports it as a namespace subpackage of `evosax`, by the package's name.
+    Read as a folder of loose scripts, its relative import of a sibling
+    resolved to nothing, and the finding it rests on was lost."""
+    from jaxcheck.loading.project import find_project
+
+    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/problems/__init__.py", "")
+    write(tmp_path, "pkg/problems/bbob/meta.py", "class Meta:\n    pass\n")
+    write(
+        tmp_path,
+        "pkg/problems/bbob/bbob.py",
+        "from functools import partial\n\nimport jax\n\nfrom .meta import Meta\n\n\n"
+        "@partial(jax.jit, static_argnums=0)\ndef f(m, x):\n    return x\n\n\n"
+        "def run(xs):\n    for x in xs:\n        f(Meta(), x)\n",
+    )
+    project = find_project(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py"))
+    assert (project.root, project.loose, project.cache_folder) == (str(tmp_path / "pkg"), False, None)
+    assert project.module_name(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py")) == ("pkg.problems.bbob.meta", False)
+    for given in ("pkg", "pkg/problems/bbob/meta.py"):
+        completed = jaxcheck_run("check", "--no-cache", given, cwd=tmp_path)
+        assert "pkg/problems/bbob/meta.py:1:1: JAX102" in completed.stdout, (given, completed.stdout)
+
+
 # --- a cache no one should trust (issue 16, items 13, 14 and 17) -------------------------------------
 
 

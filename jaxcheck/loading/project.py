@@ -124,8 +124,9 @@ def find_project(path: str) -> Project:
     """The nearest folder above `path` holding a project marker.
 
     Without one, the outermost package around `path` (so a copy of installed
-    packages is a project of its own), or the folder's own modules and
-    packages; neither keeps a cache.
+    packages is a project of its own), also from a folder of it that has no
+    `__init__.py`, or the folder's own modules and packages; neither keeps
+    a cache.
     """
     path = os.path.abspath(path)  # cached by where it is: `pkg/a.py` changes with a chdir
     return _find_project(path if os.path.isdir(path) else os.path.dirname(path))  # a file's is its folder's
@@ -142,9 +143,11 @@ def _find_project(start: str) -> Project:
         if parent == folder:
             break
         folder = parent
-    if os.path.isfile(os.path.join(start, "__init__.py")):
-        top = start
-        while os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
-            top = os.path.dirname(top)
+    # A folder without `__init__.py` inside a package is a namespace subpackage
+    # of it (`evosax/problems/bbob/`): Python imports it by the package's name.
+    top = start
+    while os.path.isfile(os.path.join(os.path.dirname(top), "__init__.py")):
+        top = os.path.dirname(top)
+    if top != start or os.path.isfile(os.path.join(start, "__init__.py")):
         return Project(top, (os.path.dirname(top),), marked=False)
     return Project(start, (start,), marked=False, loose=True)
