@@ -1490,16 +1490,16 @@ def test_without_a_marker_a_folder_without_init_inside_a_package_is_part_of_the_
     resolved to nothing, and the finding it rests on was lost."""
     from jaxcheck.loading.project import find_project
 
-    write(tmp_path, "pkg/__init__.py", "")
-    write(tmp_path, "pkg/problems/__init__.py", "")
-    write(tmp_path, "pkg/problems/bbob/meta.py", "class Meta:\n    pass\n")
-    write(
-        tmp_path,
-        "pkg/problems/bbob/bbob.py",
-        "from functools import partial\n\nimport jax\n\nfrom .meta import Meta\n\n\n"
+    files = {  # no marker anywhere: the package is the project
+        "pkg/__init__.py": "",
+        "pkg/problems/__init__.py": "",
+        "pkg/problems/bbob/meta.py": "class Meta:\n    pass\n",
+        "pkg/problems/bbob/bbob.py": "from functools import partial\n\nimport jax\n\nfrom .meta import Meta\n\n\n"
         "@partial(jax.jit, static_argnums=0)\ndef f(m, x):\n    return x\n\n\n"
         "def run(xs):\n    for x in xs:\n        f(Meta(), x)\n",
-    )
+    }
+    for name, text in files.items():
+        write(tmp_path, name, text)
     project = find_project(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py"))
     assert (project.root, project.loose, project.cache_folder) == (str(tmp_path / "pkg"), False, None)
     assert project.module_name(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py")) == ("pkg.problems.bbob.meta", False)
