@@ -35,6 +35,7 @@ from jaxcheck.extraction.builder import (
     WRAPPING_CALLS,
     Context,
     FactsBuilder,
+    name_value,
 )
 from jaxcheck.extraction.scopes import CLASS, FUNCTION, MODULE, Scope, ScopeTable, build_scopes, import_base
 
@@ -671,13 +672,7 @@ class _AstExtractor(FactsBuilder):
     def _name_value(
         self, node: ast.Name | ast.Attribute, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
     ) -> f.Value:
-        dotted = _dotted_name(node)
-        if dotted is None:
-            return f.Value(f.OTHER, location)
-        head, *rest = dotted.split(".")
-        if head in shadowed:
-            return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
-        return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+        return name_value(_dotted_name(node), scope, location, shadowed)
 
     def _negative_value(
         self, node: ast.UnaryOp, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int

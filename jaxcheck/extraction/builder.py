@@ -47,6 +47,18 @@ _ATTRIBUTE_WRITERS = frozenset({"builtins.setattr", "builtins.delattr", "builtin
 WRAPPING_CALLS = frozenset({"builtins.frozenset", "builtins.tuple", "builtins.dict", *f.WRAPPERS})
 
 
+def name_value(dotted: str | None, scope: Scope, location: f.Location, shadowed: frozenset[str]) -> f.Value:
+    """The value of a name or attribute chain, from its dotted spelling (None
+    when it is not one): a lambda's parameter when `shadowed` names its head,
+    else what the scope binds it to."""
+    if dotted is None:
+        return f.Value(f.OTHER, location)
+    head, *rest = dotted.split(".")
+    if head in shadowed:
+        return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
+    return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+
+
 class FactsBuilder:
     """The facts of one module as a reader walks it; `tree` is the reader's
     tree, `scopes` its names bound (a first pass), `statement`, `value`'s

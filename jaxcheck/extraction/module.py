@@ -16,6 +16,7 @@ from jaxcheck.extraction.builder import (
     WRAPPING_CALLS,
     Context,
     FactsBuilder,
+    name_value,
 )
 from jaxcheck.extraction.cst_scopes import cst_scopes
 from jaxcheck.extraction.scopes import CLASS, FUNCTION, Scope
@@ -389,13 +390,7 @@ class _Extractor(FactsBuilder):
         if node_type is cst.Name and node.value in _CONSTANTS:
             return f.Value(f.CONSTANT, location, literal=_CONSTANTS[node.value])
         if node_type is cst.Name or node_type is cst.Attribute:
-            dotted = dotted_name(node)
-            if dotted is None:
-                return f.Value(f.OTHER, location)
-            head, *rest = dotted.split(".")
-            if head in shadowed:
-                return f.Value(f.NAME, location, f.Ref(head, f.LAMBDA_SCOPE, tuple(rest)))
-            return f.Value(f.NAME, location, scope.resolve_dotted(dotted))
+            return name_value(dotted_name(node), scope, location, shadowed)
         if node_type is cst.Call:
             return self._call_value(node, scope, location, shadowed, depth)
         if node_type in _NUMBERS_AND_STRINGS:

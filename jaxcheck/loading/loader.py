@@ -72,7 +72,7 @@ class Workspace:
         self.pool = pool  # worker processes for parsing, when the run has more than one
         self.texts: dict[str, str] = {}  # absolute path -> Python text, given ones first
         self.notebooks: dict[str, Notebook] = {}  # absolute path -> the notebook its text is the Python of
-        self.facts: dict[str, f.ModuleFacts] = {}  # absolute path -> facts
+        self.facts: dict[str, f.ModuleFacts | None] = {}  # absolute path -> facts (None once `drop_facts` let them go)
         self.bad: dict[str, Finding] = {}  # absolute path -> JAX000
         self.internal_errors: set[str] = set()
         self.checked = list(checked)  # absolute paths of the files named by the user, whatever their suffix
