@@ -206,20 +206,27 @@ def _loading(config: Config) -> dict:
 
 def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     """The findings of every project file that has rule findings or a JAX000, by
-    absolute path: from the cache when no file has changed since, else judged.
+    absolute path: from the cache when no file has changed since, or when
+    only files the judgement did not read changed and none of them now
+    takes part (`Workspace.loads_as`); else judged.
 
     Judged again while a file holding a finding had its facts from the quicker
     reader and LibCST's differ (`Workspace.confirm`): never, while the two agree."""
     files = workspace.files()
     fingerprint = workspace.fingerprint(files)
-    results = workspace.cache.load_results(fingerprint)
-    if results is not None:
-        return results
+    stored = workspace.cache.load_judgement()
+    if stored is not None:
+        judged_as, loading, results = stored
+        if judged_as == fingerprint:
+            return results
+        if workspace.loads_as(files, loading):  # only files that take no part changed
+            workspace.cache.store_results(fingerprint, results, loading)
+            return results
     workspace.build(files)
     results = _judged(workspace, config)
     while workspace.confirm(_places(workspace, results)):
         results = _judged(workspace, config)
-    workspace.cache.store_results(fingerprint, results)
+    workspace.cache.store_results(fingerprint, results, workspace.loading(files))
     return results
 
 

@@ -125,6 +125,52 @@ def test_findings_after_each_edit_are_those_of_a_run_without_cache(project: Path
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
+PLAIN = """def double(values):
+    return [2 * value for value in values]
+"""
+USER = """from equinox._module import Module
+
+
+def named(module: Module) -> str:
+    return type(module).__name__
+"""
+
+
+def test_an_edit_that_changes_no_file_the_findings_rest_on_is_not_judged_again(project: Path, monkeypatch) -> None:
+    """The findings stand while the files the last judgement read are as they
+    were and no other file takes part or uses what they offer; any edit that
+    makes a file take part, use an offered name or fail to read is judged."""
+    builds = []
+    build = loader.Workspace.build
+    monkeypatch.setattr(loader.Workspace, "build", lambda self, files: builds.append(1) or build(self, files))
+    notes = project / "equinox/_notes.py"
+    edit(notes, PLAIN)  # a new file: the project's files are not those judged
+    edits = [
+        (PLAIN + "\n\ndef triple(values):\n    return [3 * value for value in values]\n", False),
+        (PLAIN.replace("2 *", "4 *"), False),  # the same size
+        ("def broken(:\n", False),  # Python refuses it: the syntax check says so, not the judgement
+        (PLAIN + BUG, True),  # it takes part: a static use of a mutable class
+        (PLAIN, True),  # read by the last judgement
+        (PLAIN + "# a comment\n", False),
+        (USER, True),  # it uses a class a taking-part module offers
+        (PLAIN, True),
+        ("x = '\udcff'\n", True),  # undecodable: a JAX000 the judgement holds
+        (PLAIN, True),
+    ]
+    assert findings(use_cache=True) == findings(use_cache=False)
+    seen = set()
+    for text, judged in edits:
+        with open(notes, "w", encoding="utf-8", errors="surrogateescape") as handle:
+            handle.write(text)
+        os.utime(notes, ns=(HOUR_AGO, HOUR_AGO))
+        builds.clear()
+        incremental = findings(use_cache=True)
+        assert len(builds) == judged, text
+        assert incremental == findings(use_cache=False), text
+        seen.add(tuple(incremental))
+    assert len(seen) >= 3  # the edits changed the findings: the comparison can fail
+
+
 def test_a_file_changed_in_the_tick_of_the_run_is_read_again(tmp_path: Path) -> None:
     # git's racy rule: a stamp this close to the run may hide an edit of the same size in the same tick.
     path = tmp_path / "recent.py"

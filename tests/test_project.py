@@ -1057,7 +1057,7 @@ def test_stale_cache_after_moving_the_class_to_another_module(tmp_path: Path) ->
 def _foreign(entry: dict) -> dict:
     """The entry as another jaxcheck version would have written it."""
     entry = {**entry, "jaxcheck": "0.0.0-foreign"}
-    if "fingerprint" in entry:  # results.json names no version: its fingerprint covers it
+    if "fingerprint" in entry:  # and of another version's files
         entry["fingerprint"] = hashlib.sha256(b"another version").hexdigest()
     return entry
 
@@ -1113,9 +1113,9 @@ def test_corrupt_facts_entries_behind_a_stale_results_file(tmp_path: Path, kind:
     for name, text in cache_entries(tmp_path).items():
         if name not in ("results.json", "valid.json", "stamps.json"):
             spoil(tmp_path / CACHE / name, kind, text)
-    write(tmp_path, "pkg/__init__.py", "# edited\n")
+    write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited\n")  # a file the findings rest on
     assert cli(tmp_path, ".") == bug
-    write(tmp_path, "pkg/__init__.py", "")
+    write(tmp_path, "pkg/integrate.py", INTEGRATE)
     assert flake8(tmp_path, "pkg/settings.py") == bug
 
 
@@ -1596,7 +1596,7 @@ def test_old_entries_are_pruned_and_only_jaxcheck_files_are_removed(tmp_path: Pa
         stale.write_bytes(b"old")
         os.utime(stale, (1_000_000 + number, 1_000_000 + number))
     write(tmp_path, f"{CACHE}/notes.txt", "mine\n")
-    write(tmp_path, "pkg/__init__.py", "# edited: the results are stale, the facts are read again\n")
+    write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited: the results are stale, the facts are read again\n")
     cli(tmp_path, ".")
     left = {path.name for path in (tmp_path / CACHE).glob("*.json")}
     assert used - {"results.json", "valid.json", "stamps.json"} <= left

@@ -30,7 +30,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 28
+FORMAT = 29
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
 _OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
@@ -87,22 +87,31 @@ class FactsCache:
 
     def load_results(self, fingerprint: str) -> dict | None:
         """The findings of a project whose files have not changed since they were stored."""
+        stored = self.load_judgement()
+        return stored[2] if stored is not None and stored[0] == fingerprint else None
+
+    def load_judgement(self) -> tuple[str, dict, dict] | None:
+        """The last judgement stored, whatever has changed since: its
+        fingerprint, what decided the files it read (`Workspace.loading`),
+        and its findings."""
         entry = self._read("results.json")
         try:
-            if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("fingerprint") == fingerprint:
-                return {
+            if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__:
+                results = {
                     _string(path): ([_sound(decode_finding(raw)) for raw in found], _boolean(failed))
                     for path, (found, failed) in entry["results"].items()
                 }
+                return _string(entry["fingerprint"]), _loading(entry["loading"]), results
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
         return None
 
-    def store_results(self, fingerprint: str, results: dict) -> None:
+    def store_results(self, fingerprint: str, results: dict, loading: dict) -> None:
         if self.folder is None:
             return
         encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
-        self._write("results.json", {"format": FORMAT, "fingerprint": fingerprint, "results": encoded})
+        entry = {"format": FORMAT, "jaxcheck": __version__, "fingerprint": fingerprint, "results": encoded, "loading": loading}
+        self._write("results.json", entry)
 
     def load_stamps(self) -> dict | None:
         """The stamps and verdicts an earlier run of this jaxcheck kept (`Stamps`), if sound."""
@@ -215,7 +224,7 @@ class WarmFactsCache(FactsCache):
         super().__init__(folder)
         self._current: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._previous: dict[str, tuple[f.ModuleFacts, bool]] = {}
-        self._results: tuple[str, dict] | None = None
+        self._results: tuple[str, dict, dict] | None = None
         self._stamps: dict | None = None
 
     def begin_run(self) -> None:
@@ -248,13 +257,11 @@ class WarmFactsCache(FactsCache):
         super().store_stamps(entry)
         self._stamps = {"format": FORMAT, "jaxcheck": __version__, **entry}
 
-    def load_results(self, fingerprint: str) -> dict | None:
-        if self._results is not None and self._results[0] == fingerprint:
-            return self._results[1]
-        return super().load_results(fingerprint)
+    def load_judgement(self) -> tuple[str, dict, dict] | None:
+        return self._results if self._results is not None else super().load_judgement()
 
-    def store_results(self, fingerprint: str, results: dict) -> None:
-        self._results = (fingerprint, results)
+    def store_results(self, fingerprint: str, results: dict, loading: dict) -> None:
+        self._results = (fingerprint, loading, results)
 
 
 def _untrusted(folder: str) -> str:
@@ -345,6 +352,23 @@ def _is_stamp(record) -> bool:
 
 def _is_verdicts(found) -> bool:
     return isinstance(found, list) and len(found) == 3 and all(value is None or type(value) is bool for value in found)
+
+
+def _loading(entry) -> dict:
+    """What decided the files a judgement read, if it has the shape `Workspace.loading` gives it."""
+    read, bad, offered = entry["read"], entry["bad"], entry["offered"]
+    if not (
+        isinstance(entry["base"], str)
+        and isinstance(entry["listing"], str)
+        and isinstance(read, dict)
+        and all(isinstance(digest, str) for digest in read.values())
+        and isinstance(bad, list)
+        and all(path in read for path in bad)
+        and isinstance(offered, dict)
+        and all(isinstance(names, list) and all(isinstance(name, str) for name in names) for names in offered.values())
+    ):
+        raise TypeError("a record no run writes")
+    return entry
 
 
 def _string(value) -> str:

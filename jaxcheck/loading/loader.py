@@ -87,6 +87,7 @@ class Workspace:
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
         self._walked: tuple[list[str], list[str]] | None = None  # `_listing`
+        self._offered: dict[str, set[str]] = {}  # module -> what it offers its users (`build`)
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -105,11 +106,67 @@ class Workspace:
 
         Excluded files count too: a class or base they define is still read.
         """
-        digest = hashlib.sha256(f"{__version__}\0{os.getcwd()}\0{self.settings}".encode())
+        digest = hashlib.sha256(self._base().encode())
         _, everything = ([], []) if self.project.only else self._listing()
         named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
         digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
+
+    def _base(self) -> str:
+        """What the findings depend on besides the files: jaxcheck, the settings, the folder messages are relative to."""
+        return f"{__version__}\0{os.getcwd()}\0{self.settings}"
+
+    def _listing_digest(self, files: list[str]) -> str:
+        """The digest of which files the project has, not of their texts."""
+        _, everything = ([], []) if self.project.only else self._listing()
+        listed = "\0".join(files) + "\1" + "\0".join(everything)
+        return digest_of(self._base() + "\1" + listed)
+
+    def loading(self, files: list[str]) -> dict:
+        """What decided which files `build` read, for `loads_as` to ask of a
+        later run: the files of the project, the texts of those read, and
+        what the taking-part files offer to their users."""
+        return {
+            "base": self._base(),
+            "listing": self._listing_digest(files),
+            "read": {path: self.digest(path) for path in [*self.facts, *self.bad]},
+            "bad": list(self.bad),
+            "offered": {module: sorted(names) for module, names in self._offered.items() if names},
+        }
+
+    def loads_as(self, files: list[str], loading: dict) -> bool:
+        """Whether `build` would read the same files with the same texts as
+        when `loading` was recorded, so that the findings judged then stand.
+
+        `build` chooses from the texts of the files it reads (unchanged here),
+        from the list of files (the same) and from the pre-filter's and the
+        users' verdicts on the others: when no other file takes part or uses
+        what is offered, an edit there changes no finding, and the project is
+        not judged again. An editor's save in a monorepo is most often such
+        a file. Each verdict is kept by digest: only the edited texts are read.
+        """
+        if loading["base"] != self._base() or loading["listing"] != self._listing_digest(files):
+            return False
+        read = loading["read"]
+        if any(self.digest(path) != digest for path, digest in read.items()):
+            return False
+        offered = loading["offered"]
+        users = Users({module: set(names) for module, names in offered.items()}) if offered else None
+        if users is not None:
+            self.stamps.use_pattern(digest_of(users.key))
+        keywords = self.keywords
+        for path in files:
+            if path in read:
+                continue
+            if self.verdict(path, TAKING_PART, lambda text: may_have_findings(text, keywords)):
+                return False
+            if users is not None and self.verdict(path, USER, users.used_by):
+                return False
+        if not all(path in read for path in self.bad):
+            return False
+        bad = set(loading["bad"])
+        self.facts = {path: None for path in read if path not in bad}  # who took part, as `drop_facts` keeps it
+        return True
 
     def _listing(self) -> tuple[list[str], list[str]]:
         """The project's files not excluded, and every one (`project_files`), by
@@ -134,7 +191,7 @@ class Workspace:
             path for path in files if self.verdict(path, TAKING_PART, lambda text: may_have_findings(text, keywords))
         ]
         self._load(taking_part)
-        offered = {module.module: offered_names(module) for module in self.facts.values()}
+        offered = self._offered = {module.module: offered_names(module) for module in self.facts.values()}
         if any(offered.values()):
             test = Users(offered)
             self.stamps.use_pattern(digest_of(test.key))
