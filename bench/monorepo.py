@@ -13,8 +13,9 @@ that a run has findings to compute. Nothing is random: the same arguments
 write the same bytes, so runs on two machines measure the same text. Nothing
 here is imported by jaxcheck, so nothing needs to resolve.
 
-`edit` changes one module's facts (a new jitted function), as a save in an
-editor does, for the one-file-edit measurement.
+`edit` changes one module's facts (a new function), as a save in an editor
+does, for the one-file-edit measurements: of an ordinary module, and of a JAX
+module.
 
     python bench/monorepo.py FOLDER [--files 20000]
 """
@@ -33,6 +34,8 @@ BUG_EVERY = 50
 BUG_MODULE = MODULES_PER_PACKAGE - 2
 # The module of package 0 that `edit` changes: ordinary, imported by its neighbour.
 EDITED_MODULE = os.path.join("pkg_000", "mod_011.py")
+# A JAX module of package 0 (a pytree class), for an edit of a file that takes part.
+JAX_EDITED_MODULE = os.path.join("pkg_000", "mod_014.py")
 
 _PYPROJECT = """\
 [project]
@@ -435,19 +438,22 @@ def make_monorepo(folder: str, files: int = 20000) -> list[str]:
     return written
 
 
-def edit(folder: str) -> str:
-    """Add a jitted function to one module, as a save in an editor would; its path.
+def edit(folder: str, module: str = EDITED_MODULE) -> str:
+    """Add a function to one module, as a save in an editor would; its path.
 
-    Each call adds another function, so consecutive edits each change the text.
+    The ordinary module gains a plain function: no finding can rest on it, so
+    a run reuses the findings. A JAX module (`JAX_EDITED_MODULE`) gains a
+    jitted one: it takes part, so the project is judged again. Each call adds
+    another function, so consecutive edits each change the text.
     """
-    path = os.path.join(folder, EDITED_MODULE)
+    path = os.path.join(folder, module)
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
     n = text.count("\ndef edited_")
-    addition = (
-        f"\n\ndef edited_{n}(values: list[float]) -> float:\n"
-        f"    return sum(helper_11(values)) * {n + 2}\n"
-    )
+    if module == EDITED_MODULE:
+        addition = f"\n\ndef edited_{n}(values: list[float]) -> float:\n    return sum(helper_11(values)) * {n + 2}\n"
+    else:
+        addition = f"\n\n@jax.jit\ndef edited_{n}(x):\n    return x * {n + 2}\n"
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text + addition)
     return path

@@ -58,11 +58,22 @@ def test_jaxcheck_reads_every_file_and_finds_only_the_planted_bugs(monorepo, tmp
     }
 
 
-def test_an_edit_changes_the_facts_of_the_module_it_edits(monorepo, tmp_path):
+@pytest.mark.parametrize("module", ["EDITED_MODULE", "JAX_EDITED_MODULE"])
+def test_an_edit_changes_the_facts_of_the_module_it_edits(monorepo, tmp_path, module):
     monorepo.make_monorepo(str(tmp_path), files=112)
-    path = os.path.join(str(tmp_path), monorepo.EDITED_MODULE)
-    facts = [facts_from_source(_read(path), path, "pkg_000.mod_011")]
+    path = os.path.join(str(tmp_path), getattr(monorepo, module))
+    name = getattr(monorepo, module)[: -len(".py")].replace(os.sep, ".")
+    facts = [facts_from_source(_read(path), path, name)]
     for _ in range(2):
-        assert monorepo.edit(str(tmp_path)) == path
-        facts.append(facts_from_source(_read(path), path, "pkg_000.mod_011"))
+        assert monorepo.edit(str(tmp_path), getattr(monorepo, module)) == path
+        facts.append(facts_from_source(_read(path), path, name))
     assert facts[0] != facts[1] != facts[2]
+
+
+def test_of_the_two_edited_modules_only_the_jax_one_takes_part(monorepo, tmp_path):
+    """The two edit rows measure what they say: an edit the findings do not
+    rest on, and one of a file the project is judged again for."""
+    monorepo.make_monorepo(str(tmp_path), files=112)
+    result = check([str(tmp_path)], find_config, jobs=1, use_cache=False)
+    assert os.path.join(str(tmp_path), monorepo.JAX_EDITED_MODULE) in result.analysed
+    assert os.path.join(str(tmp_path), monorepo.EDITED_MODULE) not in result.analysed
