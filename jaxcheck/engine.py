@@ -217,7 +217,7 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
     stored = workspace.cache.load_judgement()
     if stored is not None:
         judged_as, loading, results = stored
-        if judged_as == fingerprint:
+        if judged_as == fingerprint and workspace.read_as(files, loading):
             return results
         if workspace.loads_as(files, loading):  # only files that take no part changed
             workspace.cache.store_results(fingerprint, results, loading)

@@ -202,3 +202,97 @@ def test_stamps_from_another_user_or_a_repository_are_not_trusted(tmp_path: Path
     entry = (folder / "stamps.json").read_bytes()
     (folder / "stamps.json").write_bytes(b"0" * 64 + entry[64:])  # the signature of another key
     assert Stamps(FactsCache(str(folder)), ()).known(str(path)) is None
+
+
+SETTINGS = """class Settings:
+    def __init__(self, steps):
+        self.steps = steps
+"""
+FROZEN = """import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    steps: int
+"""
+INTEGRATE = """from functools import partial
+
+import jax
+
+from {module} import Settings
+
+
+@partial(jax.jit, static_argnums=1)
+def integrate(x, settings: Settings):
+    return x * settings.steps
+"""
+
+
+def _project(root: Path, files: dict) -> None:
+    (root / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text) if isinstance(text, bytes) else path.write_text(text)
+        os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+
+
+@pytest.mark.parametrize(
+    "name, refused, accepted",
+    [
+        ("pkg/bad.py", b"x = '\xff'\n", ""),  # undecodable, then empty: not the same text
+        ("pkg/bad.py", b"x = '\xff'\n", b"y = '\xfe\xfe'\n"),  # refused again, for another reason
+        ("pkg/nb.ipynb", "{not json", '{"cells": [{"cell_type": "code", "source": [], "metadata": {}, "outputs": []}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}'),
+    ],
+)
+def test_a_file_that_could_not_be_read_is_judged_again_when_it_changes(tmp_path, monkeypatch, name, refused, accepted):
+    """A file refused (undecodable, a notebook that is not JSON) is known by
+    why it was refused, not as an empty text: its JAX000 goes, or changes,
+    when it does, also after an edit of a file that takes no part."""
+    _project(tmp_path, {"pkg/__init__.py": "", "pkg/settings.py": SETTINGS, "pkg/integrate.py": INTEGRATE.format(module="pkg.settings"), name: refused})
+    monkeypatch.chdir(tmp_path)
+    before = findings(use_cache=True)
+    assert any(finding[3] == "JAX000" for finding in before) and before == findings(use_cache=False)
+    _project(tmp_path, {name: accepted})
+    assert findings(use_cache=True) == findings(use_cache=False)
+    assert (findings(use_cache=False) != before) == (not isinstance(accepted, bytes))
+    _project(tmp_path, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})
+    assert findings(use_cache=True) == findings(use_cache=False)
+
+
+def test_a_module_read_from_a_folder_the_walk_skips_is_judged_again_when_it_changes(tmp_path, monkeypatch):
+    # `venv/` is never walked, so the fingerprint does not cover it; the judgement read it all the same.
+    _project(tmp_path, {"pkg/__init__.py": "", "pkg/integrate.py": INTEGRATE.format(module="venv.settings"), "venv/settings.py": SETTINGS})
+    monkeypatch.chdir(tmp_path)
+    mutable = findings(use_cache=True)
+    assert [finding[3] for finding in mutable] == ["JAX101", "JAX102"] and mutable == findings(use_cache=False)
+    _project(tmp_path, {"venv/settings.py": FROZEN})
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    _project(tmp_path, {"venv/settings.py": SETTINGS})
+    _project(tmp_path, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})  # and a file that takes no part
+    assert findings(use_cache=True) == findings(use_cache=False) == mutable
+
+
+def test_an_edit_of_a_file_that_takes_no_part_looks_up_the_names_the_judgement_looked_up_again(tmp_path, monkeypatch):
+    """Where a name resolves can change outside the files walked: a module
+    made in a skipped folder, a folder that shadows an import root. An edit
+    that keeps the findings asks again where each name the judgement looked up is."""
+    _project(tmp_path, {"pkg/__init__.py": "", "pkg/integrate.py": INTEGRATE.format(module="venv.settings"), "pkg/notes.py": ""})
+    monkeypatch.chdir(tmp_path)
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    _project(tmp_path, {"venv/settings.py": SETTINGS})
+    _project(tmp_path, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})
+    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
+    assert findings(use_cache=True) == findings(use_cache=False)
+
+
+def test_an_edit_of_a_file_that_takes_no_part_asks_again_which_folders_are_import_roots(tmp_path, monkeypatch):
+    # `services/trainer/pkg` is imported as `pkg`, until a `pkg` folder at the root takes the name.
+    root = "services/trainer/pkg"
+    files = {f"{root}/__init__.py": "", f"{root}/settings.py": SETTINGS, f"{root}/integrate.py": INTEGRATE.format(module="pkg.settings")}
+    _project(tmp_path, {**files, f"{root}/notes.py": ""})
+    monkeypatch.chdir(tmp_path)
+    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
+    (tmp_path / "pkg").mkdir()
+    _project(tmp_path, {f"{root}/notes.py": "def double(x):\n    return 2 * x\n"})
+    assert findings(use_cache=True) == findings(use_cache=False) == []

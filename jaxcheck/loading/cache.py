@@ -356,7 +356,7 @@ def _is_verdicts(found) -> bool:
 
 def _loading(entry) -> dict:
     """What decided the files a judgement read, if it has the shape `Workspace.loading` gives it."""
-    read, bad, offered = entry["read"], entry["bad"], entry["offered"]
+    read, bad, offered, lookups = entry["read"], entry["bad"], entry["offered"], entry["lookups"]
     if not (
         isinstance(entry["base"], str)
         and isinstance(entry["listing"], str)
@@ -366,6 +366,10 @@ def _loading(entry) -> dict:
         and all(path in read for path in bad)
         and isinstance(offered, dict)
         and all(isinstance(names, list) and all(isinstance(name, str) for name in names) for names in offered.values())
+        and isinstance(entry["import_roots"], dict)
+        and all(isinstance(module, str) for module in entry["import_roots"].values())
+        and isinstance(lookups, dict)
+        and all(isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in lookups.values())
     ):
         raise TypeError("a record no run writes")
     return entry

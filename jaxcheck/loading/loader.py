@@ -117,22 +117,55 @@ class Workspace:
         return f"{__version__}\0{os.getcwd()}\0{self.settings}"
 
     def _listing_digest(self, files: list[str]) -> str:
-        """The digest of which files the project has, not of their texts."""
+        """The digest of which files the project has, not of their texts, and where its modules are named from."""
         _, everything = ([], []) if self.project.only else self._listing()
-        listed = "\0".join(files) + "\1" + "\0".join(everything)
+        listed = "\0".join(self.project.source_roots) + "\1" + "\0".join(files) + "\1" + "\0".join(everything)
         return digest_of(self._base() + "\1" + listed)
 
     def loading(self, files: list[str]) -> dict:
         """What decided which files `build` read, for `loads_as` to ask of a
         later run: the files of the project, the texts of those read, and
-        what the taking-part files offer to their users."""
+        what the taking-part files offer to their users, and what the names
+        looked up resolved to (files outside the walk count too: a link, a
+        skipped folder)."""
         return {
             "base": self._base(),
             "listing": self._listing_digest(files),
             "read": {path: self.digest(path) for path in [*self.facts, *self.bad]},
             "bad": list(self.bad),
             "offered": {module: sorted(names) for module, names in self._offered.items() if names},
+            "import_roots": self.import_roots,
+            "lookups": self._module_paths,
         }
+
+    def read_as(self, files: list[str], loading: dict) -> bool:
+        """Whether the files `loading` says the judgement read from outside the
+        project's walk (through a link, in a skipped folder) are as they were:
+        the fingerprint speaks for the others."""
+        _, everything = ([], []) if self.project.only else self._listing()
+        listed = {*files, *everything}
+        return all(self.digest(path) == digest for path, digest in loading["read"].items() if path not in listed)
+
+    def _is_file(self):
+        """`os.path.isfile` for the paths a lookup tries, answered from the walk
+        in the folders it listed files of (it listed every Python file there),
+        asked of the disk elsewhere: a link, a skipped folder, a folder that
+        does not exist (asked once)."""
+        _, everything = self._listing()
+        listed = set(everything)
+        walked = {os.path.dirname(path) for path in everything}
+        folders: dict[str, bool] = {}
+
+        def is_file(path: str) -> bool:
+            folder = os.path.dirname(path)
+            if folder in walked:
+                return path in listed
+            found = folders.get(folder)
+            if found is None:
+                found = folders[folder] = os.path.isdir(folder)
+            return found and os.path.isfile(path)
+
+        return is_file
 
     def loads_as(self, files: list[str], loading: dict) -> bool:
         """Whether `build` would read the same files with the same texts as
@@ -163,6 +196,11 @@ class Workspace:
             if users is not None and self.verdict(path, USER, users.used_by):
                 return False
         if not all(path in read for path in self.bad):
+            return False
+        if self.project.import_roots(files) != loading["import_roots"]:
+            return False
+        is_file = self._is_file()
+        if any(self.project.module_paths(module, is_file) != paths for module, paths in loading["lookups"].items()):
             return False
         bad = set(loading["bad"])
         self.facts = {path: None for path in read if path not in bad}  # who took part, as `drop_facts` keeps it
@@ -250,8 +288,7 @@ class Workspace:
                     digest = self._digests.setdefault(path, digest_of(self.texts[path]))
                     self.stamps.observe(path, status, digest)
             except SourceError as error:
-                self.texts[path] = ""
-                self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
+                self._refused(path, error)
         return self.texts[path]
 
     def judged_digest(self, path: str) -> str | None:
@@ -264,7 +301,8 @@ class Workspace:
         if found is None:
             found = None if path in self.texts else self.stamps.known(path)
             if found is None:
-                found = digest_of(self.text(path))
+                text = self.text(path)
+                found = self._digests.get(path) or digest_of(text)  # a file refused has the digest of why
             self._digests[path] = found
         return found
 
@@ -297,10 +335,16 @@ class Workspace:
         try:
             notebook = self.notebooks[path] = read_notebook(text)
         except SourceError as error:
-            self.texts[path] = ""
-            self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
+            self._refused(path, error)
         else:
             self.texts[path] = notebook.python
+
+    def _refused(self, path: str, error: SourceError) -> None:
+        """A file that cannot be read: its JAX000, and a digest of why, not of an
+        empty text (an empty file is not an undecodable one)."""
+        self.texts[path] = ""
+        self.bad[path] = Finding(display_path(path), 1, 1, BAD_INPUT, str(error))
+        self._digests[path] = digest_of(f"\0cannot be read\0{error}")
 
     def syntax_error(self, path: str, shown_as: str | None = None) -> Finding | None:
         """The file's JAX000 for a syntax error, Python's parser asked once per text."""
