@@ -214,19 +214,21 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
     reader and LibCST's differ (`Workspace.confirm`): never, while the two agree."""
     files = workspace.files()
     fingerprint = workspace.fingerprint(files)
-    stored = workspace.cache.load_judgement()
+    stored = workspace.cache.load_results()
     if stored is not None:
-        judged_as, loading, results = stored
-        if judged_as == fingerprint and workspace.read_as(files, loading):
+        judged_as, outside, results = stored
+        if judged_as == fingerprint and workspace.read_as(outside):
             return results
-        if workspace.loads_as(files, loading):  # only files that take no part changed
-            workspace.cache.store_results(fingerprint, results, loading)
+        loading = workspace.cache.load_loading()
+        if loading is not None and workspace.loads_as(files, loading):  # only files that take no part changed
+            workspace.cache.store_results(fingerprint, results, workspace.outside_walk(files, loading))
             return results
     workspace.build(files)
     results = _judged(workspace, config)
     while workspace.confirm(_places(workspace, results)):
         results = _judged(workspace, config)
-    workspace.cache.store_results(fingerprint, results, workspace.loading(files))
+    loading = workspace.loading(files)
+    workspace.cache.store_results(fingerprint, results, workspace.outside_walk(files, loading), loading)
     return results
 
 

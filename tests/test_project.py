@@ -1097,11 +1097,11 @@ def test_corrupt_cache_entries_are_discarded_and_replaced(tmp_path: Path, kind: 
     assert set(after) >= {"results.json", "valid.json"}
     for name, text in after.items():
         entry = json.loads(text)  # every entry left is whole JSON again
-        if name not in ("results.json", "valid.json", "stamps.json"):
+        if name not in ("results.json", "loading.json", "valid.json", "stamps.json"):
             assert entry["jaxcheck"] == __version__
             assert entry["key"] == name[: -len(".json")]
     # The facts entries the run needed were written again under the same keys.
-    assert {name for name in before if name not in ("results.json", "valid.json", "stamps.json")} <= set(after)
+    assert {name for name in before if name not in ("results.json", "loading.json", "valid.json", "stamps.json")} <= set(after)
     assert cli(tmp_path, ".") == bug  # and the repaired cache gives the same again
 
 
@@ -1111,7 +1111,7 @@ def test_corrupt_facts_entries_behind_a_stale_results_file(tmp_path: Path, kind:
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
     for name, text in cache_entries(tmp_path).items():
-        if name not in ("results.json", "valid.json", "stamps.json"):
+        if name not in ("results.json", "loading.json", "valid.json", "stamps.json"):
             spoil(tmp_path / CACHE / name, kind, text)
     write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited\n")  # a file the findings rest on
     assert cli(tmp_path, ".") == bug
@@ -1599,7 +1599,7 @@ def test_old_entries_are_pruned_and_only_jaxcheck_files_are_removed(tmp_path: Pa
     write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited: the results are stale, the facts are read again\n")
     cli(tmp_path, ".")
     left = {path.name for path in (tmp_path / CACHE).glob("*.json")}
-    assert used - {"results.json", "valid.json", "stamps.json"} <= left
+    assert used - {"results.json", "loading.json", "valid.json", "stamps.json"} <= left
     assert len(left) <= 2 * len(used) + 256 + 2
     assert f"{599:064x}.json" in left and f"{0:064x}.json" not in left  # the oldest go first
     assert (tmp_path / CACHE / "notes.txt").read_text() == "mine\n"

@@ -272,10 +272,11 @@ def test_the_warm_cache_keeps_the_facts_of_the_last_two_runs(tmp_path):
     cache.begin_run()
     cache.begin_run()
     assert cache.load("a") is None  # two runs unused: let go
-    cache.store_results("fingerprint", {"x": ([], False)}, {"read": {}})
-    assert cache.load_results("fingerprint") == {"x": ([], False)}
-    assert cache.load_results("another") is None
-    assert cache.load_judgement() == ("fingerprint", {"read": {}}, {"x": ([], False)})  # for an edit that changes no finding
+    cache.store_results("fingerprint", {"x": ([], False)}, {}, {"read": {}})
+    assert cache.load_results() == ("fingerprint", {}, {"x": ([], False)})
+    assert cache.load_loading() == {"read": {}}  # for an edit that changes no finding
+    cache.store_results("another", {"x": ([], False)}, {})  # the findings reused: the same loading
+    assert cache.load_results() == ("another", {}, {"x": ([], False)}) and cache.load_loading() == {"read": {}}
 
 
 # --- diagnostics and code actions --------------------------------------------------------------

@@ -33,7 +33,7 @@ from jaxcheck.loading.source import SourceError, read_bytes
 FORMAT = 29
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
-_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
+_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|loading\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
 _MAX_ENTRY = 64 * 2**20
 _SLACK = 256  # entries kept beyond twice what a run uses, before old ones are pruned
 # Entries are trees that `encode` has just built: no cycle to look for (a quarter of the writing).
@@ -56,6 +56,7 @@ class FactsCache:
         self._valid: set[str] = set()
         self._valid_changed = False
         self._touched: set[str] = set()  # the entries this run read or wrote: not pruned
+        self._judgement = ""  # which `loading.json` goes with the findings read or written
         if folder is not None:
             self.refused = _untrusted(folder)
             if self.refused:
@@ -85,15 +86,10 @@ class FactsCache:
             pass
         return None  # stale or corrupt: parsed again, and the entry written over
 
-    def load_results(self, fingerprint: str) -> dict | None:
-        """The findings of a project whose files have not changed since they were stored."""
-        stored = self.load_judgement()
-        return stored[2] if stored is not None and stored[0] == fingerprint else None
-
-    def load_judgement(self) -> tuple[str, dict, dict] | None:
-        """The last judgement stored, whatever has changed since: its
-        fingerprint, what decided the files it read (`Workspace.loading`),
-        and its findings."""
+    def load_results(self) -> tuple[str, dict, dict] | None:
+        """The last findings stored, whatever has changed since: the fingerprint
+        of the files they were judged on, the digests of the files read from
+        outside the project's walk, and the findings by path."""
         entry = self._read("results.json")
         try:
             if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__:
@@ -101,16 +97,48 @@ class FactsCache:
                     _string(path): ([_sound(decode_finding(raw)) for raw in found], _boolean(failed))
                     for path, (found, failed) in entry["results"].items()
                 }
-                return _string(entry["fingerprint"]), _loading(entry["loading"]), results
+                outside = entry["outside"]
+                if not (isinstance(outside, dict) and all(isinstance(digest, str) for digest in outside.values())):
+                    return None
+                self._judgement = _string(entry["judgement"])
+                return _string(entry["fingerprint"]), outside, results
         except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
             pass
         return None
 
-    def store_results(self, fingerprint: str, results: dict, loading: dict) -> None:
+    def load_loading(self) -> dict | None:
+        """What decided the files the findings `load_results` gave were judged
+        from (`Workspace.loading`): kept apart, as only an edit reads it."""
+        entry = self._read("loading.json")
+        try:
+            if (
+                isinstance(entry, dict)
+                and entry.get("format") == FORMAT
+                and entry.get("jaxcheck") == __version__
+                and entry.get("judgement") == self._judgement
+            ):
+                return _loading(entry["loading"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
+            pass
+        return None
+
+    def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
+        """Keep the findings, and `loading` when they were judged again (else the
+        one the findings were read with still holds)."""
         if self.folder is None:
             return
+        if loading is not None:
+            self._judgement = uuid.uuid4().hex
+            self._write("loading.json", {"format": FORMAT, "jaxcheck": __version__, "judgement": self._judgement, "loading": loading})
         encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
-        entry = {"format": FORMAT, "jaxcheck": __version__, "fingerprint": fingerprint, "results": encoded, "loading": loading}
+        entry = {
+            "format": FORMAT,
+            "jaxcheck": __version__,
+            "fingerprint": fingerprint,
+            "results": encoded,
+            "outside": outside,
+            "judgement": self._judgement,
+        }
         self._write("results.json", entry)
 
     def load_stamps(self) -> dict | None:
@@ -195,7 +223,7 @@ class FactsCache:
             names = [name for name in os.listdir(self.folder) if name.endswith(".json") and _OURS.fullmatch(name)]
         except OSError:
             return
-        entries = [name for name in names if name not in ("results.json", "valid.json", "stamps.json")]
+        entries = [name for name in names if name not in ("results.json", "loading.json", "valid.json", "stamps.json")]
         excess = len(entries) - (2 * len(self._touched) + _SLACK)
         if excess <= 0:
             return
@@ -225,6 +253,7 @@ class WarmFactsCache(FactsCache):
         self._current: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._previous: dict[str, tuple[f.ModuleFacts, bool]] = {}
         self._results: tuple[str, dict, dict] | None = None
+        self._loading: dict | None = None
         self._stamps: dict | None = None
 
     def begin_run(self) -> None:
@@ -257,11 +286,15 @@ class WarmFactsCache(FactsCache):
         super().store_stamps(entry)
         self._stamps = {"format": FORMAT, "jaxcheck": __version__, **entry}
 
-    def load_judgement(self) -> tuple[str, dict, dict] | None:
-        return self._results if self._results is not None else super().load_judgement()
+    def load_results(self) -> tuple[str, dict, dict] | None:
+        return self._results if self._results is not None else super().load_results()
 
-    def store_results(self, fingerprint: str, results: dict, loading: dict) -> None:
-        self._results = (fingerprint, loading, results)
+    def load_loading(self) -> dict | None:
+        return self._loading if self._results is not None else super().load_loading()
+
+    def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
+        loading = self.load_loading() if loading is None else loading  # the one the findings reused came with
+        self._results, self._loading = (fingerprint, outside, results), loading
 
 
 def _untrusted(folder: str) -> str:

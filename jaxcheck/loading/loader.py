@@ -138,13 +138,17 @@ class Workspace:
             "lookups": self._module_paths,
         }
 
-    def read_as(self, files: list[str], loading: dict) -> bool:
-        """Whether the files `loading` says the judgement read from outside the
-        project's walk (through a link, in a skipped folder) are as they were:
-        the fingerprint speaks for the others."""
+    def outside_walk(self, files: list[str], loading: dict) -> dict[str, str]:
+        """The files `loading` says the judgement read from outside the
+        project's walk (through a link, in a skipped folder), and their
+        digests: the fingerprint speaks for the others."""
         _, everything = ([], []) if self.project.only else self._listing()
         listed = {*files, *everything}
-        return all(self.digest(path) == digest for path, digest in loading["read"].items() if path not in listed)
+        return {path: digest for path, digest in loading["read"].items() if path not in listed}
+
+    def read_as(self, outside: dict[str, str]) -> bool:
+        """Whether the files read from outside the walk (`outside_walk`) are as they were."""
+        return all(self.digest(path) == digest for path, digest in outside.items())
 
     def _is_file(self):
         """`os.path.isfile` for the paths a lookup tries, answered from the walk
