@@ -107,7 +107,7 @@ class Workspace:
         Excluded files count too: a class or base they define is still read.
         """
         digest = hashlib.sha256(self._base().encode())
-        _, everything = ([], []) if self.project.only else self._listing()
+        everything = self._everything()
         named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
         digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
@@ -118,16 +118,16 @@ class Workspace:
 
     def _listing_digest(self, files: list[str]) -> str:
         """The digest of which files the project has, not of their texts, and where its modules are named from."""
-        _, everything = ([], []) if self.project.only else self._listing()
+        everything = self._everything()
         listed = "\0".join(self.project.source_roots) + "\1" + "\0".join(files) + "\1" + "\0".join(everything)
         return digest_of(self._base() + "\1" + listed)
 
     def loading(self, files: list[str]) -> dict:
         """What decided which files `build` read, for `loads_as` to ask of a
-        later run: the files of the project, the texts of those read, and
-        what the taking-part files offer to their users, and what the names
-        looked up resolved to (files outside the walk count too: a link, a
-        skipped folder)."""
+        later run: the files of the project, the texts of those read, what
+        the taking-part files offer to their users, the import roots, and
+        what each module name looked up resolved to (files outside the walk
+        count too: a link, a skipped folder)."""
         return {
             "base": self._base(),
             "listing": self._listing_digest(files),
@@ -142,8 +142,7 @@ class Workspace:
         """The files `loading` says the judgement read from outside the
         project's walk (through a link, in a skipped folder), and their
         digests: the fingerprint speaks for the others."""
-        _, everything = ([], []) if self.project.only else self._listing()
-        listed = {*files, *everything}
+        listed = {*files, *self._everything()}
         return {path: digest for path, digest in loading["read"].items() if path not in listed}
 
     def read_as(self, outside: dict[str, str]) -> bool:
@@ -155,7 +154,7 @@ class Workspace:
         in the folders it listed files of (it listed every Python file there),
         asked of the disk elsewhere: a link, a skipped folder, a folder that
         does not exist (asked once)."""
-        _, everything = self._listing()
+        everything = self._everything()
         listed = set(everything)
         walked = {os.path.dirname(path) for path in everything}
         folders: dict[str, bool] = {}
@@ -181,6 +180,9 @@ class Workspace:
         what is offered, an edit there changes no finding, and the project is
         not judged again. An editor's save in a monorepo is most often such
         a file. Each verdict is kept by digest: only the edited texts are read.
+        When they would, `facts` names the files that took part (without their
+        facts, as `drop_facts` leaves them), for `Result.analysed` and flake8's
+        stamps; the users' verdicts are under the recorded pattern either way.
         """
         if loading["base"] != self._base() or loading["listing"] != self._listing_digest(files):
             return False
@@ -209,6 +211,10 @@ class Workspace:
         bad = set(loading["bad"])
         self.facts = {path: None for path in read if path not in bad}  # who took part, as `drop_facts` keeps it
         return True
+
+    def _everything(self) -> list[str]:
+        """Every file the walk found, excluded or not; none for a project of given files only."""
+        return [] if self.project.only else self._listing()[1]
 
     def _listing(self) -> tuple[list[str], list[str]]:
         """The project's files not excluded, and every one (`project_files`), by
