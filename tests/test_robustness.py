@@ -202,21 +202,32 @@ def test_nothing_is_written_outside_the_cache_folder(tmp_path: Path) -> None:
 
 
 # Run in a fresh process (this one has imported JAX, whose threads make a fork
-# unwise): the workers fork from it and inherit the patched parser.
+# unwise): the children and workers fork from it and inherit the patched readers.
+# A crash in native code is LibCST's: the quicker reader declines a file marked
+# ONLY_LIBCST, and LibCST ends the process reading a file marked CRASH_HERE, or
+# reading anything in this process (these projects are too small for it to
+# read alone): LibCST reads only in other processes, so a crash costs one file.
 _CRASHING_RUN = """
 import os, sys
-from jaxcheck.loading import loader as workspace
+import jaxcheck.extraction as extraction
+from jaxcheck.loading import loader
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 
-real = workspace._parse_job
+quick, libcst = extraction.quick_facts, extraction.facts_from_source
+this_process = os.getpid()
 
-def crash_on_marked_files(job):
-    if "CRASH_HERE" in job[1] and (job[4] or "WHEN_READ_BY_LIBCST" not in job[1]):
-        os._exit(139)  # as a crash in native code ends a process
-    return real(job)
+def declining(text, *args):
+    return None if "ONLY_LIBCST" in text else quick(text, *args)
 
-workspace._parse_job = crash_on_marked_files
+def crashing(text, *args):
+    if "CRASH_HERE" in text or os.getpid() == this_process:
+        os._exit(139)
+    return libcst(text, *args)
+
+extraction.quick_facts, extraction.facts_from_source = declining, crashing
+if sys.argv[2] == "pool":
+    loader.can_fork = lambda: False
 result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
 for finding in result.findings:
     print(os.path.basename(finding.path), finding.code, finding.message)
@@ -224,19 +235,24 @@ print("internal errors:", result.internal_errors)
 """
 
 
-@pytest.mark.skipif(os.name != "posix", reason="needs forked workers")
-def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path) -> None:
+def _crashing_run(folder: Path, how: str) -> list[str]:
     import subprocess
     import sys
 
-    for number in range(20):  # enough for the pool
-        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
-    (tmp_path / "crash.py").write_text("x = 1  # static_argnums CRASH_HERE\n")
     completed = subprocess.run(
-        [sys.executable, "-c", _CRASHING_RUN, str(tmp_path)], capture_output=True, text=True, timeout=300
+        [sys.executable, "-c", _CRASHING_RUN, str(folder), how], capture_output=True, text=True, timeout=300
     )
     assert completed.returncode == 0, completed.stderr
-    lines = completed.stdout.splitlines()
+    return completed.stdout.splitlines()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs forked workers")
+@pytest.mark.parametrize("how", ["lanes", "pool"])
+def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path, how: str) -> None:
+    for number in range(20):  # enough to share the reading; half of them only LibCST reads
+        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY + "# ONLY_LIBCST\n" * (number % 2))
+    (tmp_path / "crash.py").write_text("x = 1  # static_argnums CRASH_HERE ONLY_LIBCST\n")
+    lines = _crashing_run(tmp_path, how)
     crashed = [line for line in lines if line.startswith("crash.py")]
     assert len(crashed) == 1 and " JAX000 " in crashed[0] and "crashed" in crashed[0], lines
     assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40
@@ -244,18 +260,12 @@ def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs forked workers")
-def test_a_worker_that_dies_reading_a_file_with_findings_with_libcst_costs_only_that_file(tmp_path: Path) -> None:
-    import subprocess
-    import sys
-
+@pytest.mark.parametrize("how", ["lanes", "pool"])
+def test_a_worker_that_dies_reading_a_file_with_findings_with_libcst_costs_only_that_file(tmp_path: Path, how: str) -> None:
     for number in range(20):
         (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
-    (tmp_path / "crash.py").write_text(BUGGY + "# CRASH_HERE WHEN_READ_BY_LIBCST\n")  # ast reads it; LibCST, for its findings, crashes
-    completed = subprocess.run(
-        [sys.executable, "-c", _CRASHING_RUN, str(tmp_path)], capture_output=True, text=True, timeout=300
-    )
-    assert completed.returncode == 0, completed.stderr
-    lines = completed.stdout.splitlines()
+    (tmp_path / "crash.py").write_text(BUGGY + "# CRASH_HERE\n")  # ast reads it; LibCST, for its findings, crashes
+    lines = _crashing_run(tmp_path, how)
     assert [line.split()[1] for line in lines if line.startswith("crash.py")] == ["JAX000"], lines
     assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40
     assert lines[-1] == "internal errors: 1"

@@ -23,6 +23,7 @@ from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.codec import decode, encode
 from jaxcheck.loading.files import project_files
+from jaxcheck.loading.lanes import MISSING, can_fork, shared
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
@@ -499,10 +500,13 @@ class Workspace:
                     self.internal_errors.add(path)
 
     def _parsed(self, jobs: list, fewest: int, told: bool = True) -> list:
-        """The outcome of each parse job: in the workers when there are `fewest`
-        or more; each told as progress as it comes, when `told`."""
+        """The outcome of each parse job: shared with other processes when there
+        are `fewest` or more (forked ones when it is safe, else the pool's
+        workers); each told as progress as it comes, when `told`."""
         if len(jobs) < fewest:
             return self._counted((_parse_job(job) for job in jobs), told)
+        if can_fork():
+            return self._in_lanes(jobs, told)
         try:
             return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told)
         except BrokenProcessPool:
@@ -510,6 +514,29 @@ class Workspace:
             # process of its own, so that only the one at fault is lost.
             self.pool.reset()
             return self._counted((_isolated(job) for job in jobs), told)
+
+    def _in_lanes(self, jobs: list, told: bool) -> list:
+        """The parse jobs shared by this process and forked children (`lanes`),
+        the longest texts first. This process reads only with `ast`: LibCST's
+        native parser can crash a process, so it reads in a child. What this
+        process left to LibCST and what a dying child took go to children
+        again; what is lost again, to a child each, and lost there, the
+        file's parser crashed: its JAX000."""
+        tell = (lambda: self.progress(1, 0)) if told and self.progress is not None else (lambda: None)
+        outcomes = [MISSING] * len(jobs)
+        here = None if all(job[4] for job in jobs) else _read_here
+        children = self.pool.workers
+        for reader, lanes in ((here, children - 1 if here else children), (None, children)):
+            pending = [index for index in sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1])) if outcomes[index] is MISSING]
+            if pending:
+                done = shared([jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(lanes, len(pending)), tell)
+                for index, outcome in zip(pending, done):
+                    outcomes[index] = outcome
+        for index, outcome in enumerate(outcomes):
+            if outcome is MISSING:
+                (outcome,) = shared([jobs[index]], None, _encoded_parse_job, _decoded, 1, tell)
+                outcomes[index] = _crashed(jobs[index][0]) if outcome is MISSING else outcome
+        return outcomes
 
     def _counted(self, outcomes, told: bool = True) -> list:
         """The parse outcomes, the progress told of each as it comes (when `told`)."""
@@ -600,9 +627,13 @@ def _isolated(job: tuple[str, str, str, bool, bool]):
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(_parse_job, job).result()
     except BrokenProcessPool:
-        path = job[0]
-        message = "jaxcheck failed on this file (its parser process crashed); please report it. Other files were checked."
-        return None, Finding(path, 1, 1, BAD_INPUT, message), True, True
+        return _crashed(job[0])
+
+
+def _crashed(path: str):
+    """The outcome of a file whose parser crashed the process reading it."""
+    message = "jaxcheck failed on this file (its parser process crashed); please report it. Other files were checked."
+    return None, Finding(path, 1, 1, BAD_INPUT, message), True, True
 
 
 def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]:
@@ -611,6 +642,11 @@ def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]
 
 def _parse_job(job: tuple[str, str, str, bool, bool]):
     return parse_facts(*job)
+
+
+def _read_here(job: tuple[str, str, str, bool, bool]):
+    """`_parse_job` where `ast` reads the file; None where LibCST would."""
+    return parse_facts(*job, libcst=False)
 
 
 def _encoded_parse_job(job: tuple[str, str, str, bool, bool]):
@@ -632,9 +668,10 @@ def _decoded(outcome):
     return (sent if sent is None or isinstance(sent, f.ModuleFacts) else decode(sent), *rest)
 
 
-def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool = False):
+def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool = False, libcst: bool = True):
     """(facts, None, False, by LibCST) for a text Python accepts; else (None,
-    a JAX000 finding, whether jaxcheck itself failed, True).
+    a JAX000 finding, whether jaxcheck itself failed, True); without
+    `libcst`, None where LibCST would read the text.
 
     Python's `ast` reads the text where it gives LibCST's facts
     (`extraction.quick_facts`), LibCST the rest and, when `exact`, all
@@ -647,6 +684,8 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     from jaxcheck.extraction import ParseError, facts_from_source, quick_facts
 
     exact = exact or os.environ.get("JAXCHECK_AST_READER") == "0"
+    if exact and not libcst:
+        return None
     problem = syntax_error_of(text, path)
     if problem is not None:
         return None, problem, False, True
@@ -655,6 +694,8 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
             facts = None if exact else quick_facts(text, path, module, is_package)
             if facts is not None:
                 return facts, None, False, False
+            if not libcst:
+                return None
             try:
                 return facts_from_source(text, path, module, is_package), None, False, True
             except ParseError:

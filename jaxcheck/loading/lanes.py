@@ -1,0 +1,131 @@
+"""Work shared between this process and children forked for it, with no thread of this process involved.
+
+A process pool's workers are fed, and their results taken in, by threads of
+this process, which wait for the interpreter lock whenever this process
+computes: so this process cannot read files beside its workers, and on two
+cores the decoding of what they send back competes with them. Children
+forked here see the texts read so far, and each process, this one too, takes
+the next item from a counter in shared memory: this process reads beside
+them and takes in what they sent between its own items, and only what the
+children read crosses a pipe. A child sends from a thread of its own, so it
+never waits for this process to listen.
+
+Forking is safe only while this process runs a single thread (`can_fork`);
+where it does not (another platform, a language server), the pool does the
+work. An item a child took and never sent back (the child died: a crash in
+native code) is reported missing, for the caller to retry apart.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import pickle
+import queue
+import signal
+import sys
+import threading
+from multiprocessing import Lock, RawValue
+from multiprocessing.connection import Pipe, wait
+from typing import Callable, Sequence
+
+MISSING = object()  # what `shared` gives for an item no process finished
+
+
+def can_fork() -> bool:
+    """Whether children can be forked safely: on Linux, from a process of one thread."""
+    if sys.platform != "linux" or not hasattr(os, "fork"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def shared(
+    items: Sequence,
+    here: Callable | None,
+    there: Callable,
+    received: Callable,
+    children: int,
+    done: Callable[[], None] = lambda: None,
+) -> list:
+    """Each item's result, in the order given: `here(item)` in this process
+    (None: it declines the item, which stays MISSING), `received(there(item))`
+    for those a child did, MISSING for those a dying child took. Without
+    `here`, this process only takes in the children's results. Items are
+    taken in order: put the longest first, so that no process waits long for
+    another at the end. `done()` is called as each result comes."""
+    results = [MISSING] * len(items)
+    lock, counter = Lock(), RawValue(ctypes.c_long, 0)
+
+    def take() -> int:
+        with lock:
+            index = counter.value
+            counter.value = index + 1
+        return index
+
+    readers, pids = [], []
+    try:
+        for _ in range(children):
+            reader, writer = Pipe(duplex=False)
+            pid = os.fork()
+            if pid == 0:  # the child: it never returns into the caller's code
+                status = 1
+                try:
+                    reader.close()
+                    _serve(items, there, take, writer)
+                    status = 0
+                finally:
+                    os._exit(status)
+            writer.close()
+            readers.append(reader)
+            pids.append(pid)
+
+        def take_in(block: bool) -> None:
+            for reader in wait(readers, timeout=None if block else 0):
+                try:
+                    index, result = pickle.loads(reader.recv_bytes())
+                except EOFError:  # the child is done, or died
+                    readers.remove(reader)
+                    continue
+                results[index] = received(result)
+                done()
+
+        if here is not None:
+            while (index := take()) < len(items):
+                result = here(items[index])
+                if result is not None:
+                    results[index] = result
+                    done()
+                if readers:
+                    take_in(block=False)
+        while readers:
+            take_in(block=True)
+    finally:
+        for pid in pids:
+            if readers:  # interrupted: the children are not waited for
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        for reader in readers:
+            reader.close()
+    return results
+
+
+def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) -> None:
+    """A child's work: items taken in turn, each result pickled here and sent by a thread."""
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    def send() -> None:
+        while (data := outbox.get()) is not None:
+            writer.send_bytes(data)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    try:
+        while (index := take()) < len(items):
+            outbox.put(pickle.dumps((index, there(items[index])), protocol=pickle.HIGHEST_PROTOCOL))
+    finally:
+        outbox.put(None)
+        sender.join()
+        writer.close()

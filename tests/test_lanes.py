@@ -1,0 +1,100 @@
+"""Work shared with forked children (`loading/lanes.py`): each item done once, in
+order, by this process or a child; what a dying child took is reported
+missing, and nothing is forked while this process runs other threads."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+
+from jaxcheck.loading import lanes
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lanes fork on Linux only")
+
+# In a fresh process: this one may run threads (JAX's), and a fork from it would be unwise.
+_SHARED = textwrap.dedent(
+    """
+    import os, sys, time
+    from jaxcheck.loading.lanes import MISSING, can_fork, shared
+
+    assert can_fork()
+    me = os.getpid()
+    items = list(range(60))
+
+    def here(item):
+        time.sleep(0.002)
+        return None if item % 7 == 0 else ("here", item * item)
+
+    def there(item):
+        if item == 40 and sys.argv[1] == "die":
+            os._exit(139)
+        time.sleep(0.002)
+        return (os.getpid(), item * item)
+
+    def received(result):
+        pid, value = result
+        assert pid != me
+        return ("there", value)
+
+    told = []
+    # Dying, only children read: this process would not die on 40.
+    results = shared(items, None if sys.argv[1] == "die" else here, there, received, 2, lambda: told.append(1))
+    for item, result in zip(items, results):
+        print(item, "missing" if result is MISSING else f"{result[0]} {result[1]}")
+    print("told", len(told))
+    """
+)
+
+
+def _run(how: str) -> dict[int, str]:
+    completed = subprocess.run(
+        [sys.executable, "-c", _SHARED, how], capture_output=True, text=True, timeout=120
+    )
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    found = {int(line.split()[0]): line.split(" ", 1)[1] for line in lines if line[0].isdigit()}
+    assert len(found) == 60
+    told = int(next(line for line in lines if line.startswith("told")).split()[1])
+    assert told == len([outcome for outcome in found.values() if outcome != "missing"])
+    return found
+
+
+def test_each_item_is_done_once_in_order_by_this_process_or_a_child() -> None:
+    found = _run("live")
+    for item, outcome in found.items():
+        where, value = outcome.split() if outcome != "missing" else ("missing", "")
+        if where == "missing":  # declined here, and no child took it
+            assert item % 7 == 0
+        else:
+            assert int(value) == item * item
+    assert {outcome.split()[0] for outcome in found.values()} >= {"here", "there"}  # the work was shared
+
+
+def test_what_a_dying_child_took_is_missing_and_nothing_else() -> None:
+    found = _run("die")
+    missing = {item for item, outcome in found.items() if outcome == "missing"}
+    # 40, and what the dead child had read but not yet sent; the other child read on to the end.
+    assert 40 in missing and len(missing) < 10, missing
+    assert all(found[item] == f"there {item * item}" for item in range(41, 60))
+
+
+def test_no_fork_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert not lanes.can_fork()
+    finally:
+        stop.set()
+        thread.join()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_lanes_are_asked_for_only_on_linux(monkeypatch) -> None:
+    monkeypatch.setattr(lanes.sys, "platform", "darwin")
+    assert not lanes.can_fork()
