@@ -210,7 +210,7 @@ def test_nothing_is_written_outside_the_cache_folder(tmp_path: Path) -> None:
 _CRASHING_RUN = """
 import os, sys
 import jaxcheck.extraction as extraction
-from jaxcheck.loading import loader
+from jaxcheck.loading import lanes
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 
@@ -227,7 +227,7 @@ def crashing(text, *args):
 
 extraction.quick_facts, extraction.facts_from_source = declining, crashing
 if sys.argv[2] == "pool":
-    loader.can_fork = lambda: False
+    lanes.can_fork = lambda: False
 result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
 for finding in result.findings:
     print(os.path.basename(finding.path), finding.code, finding.message)

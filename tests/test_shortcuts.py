@@ -15,6 +15,8 @@ import gc
 import glob
 import json
 import os
+import subprocess
+import sys
 from unittest import mock
 
 import libcst as cst
@@ -45,18 +47,26 @@ def test_the_collector_settings_change_no_finding_on_real_code():
     assert tuned == plain
 
 
+# `--jobs 2` with the pool's workers where children cannot be forked (the language server, other platforms).
+_WITHOUT_LANES = "import sys; from jaxcheck.loading import lanes; lanes.can_fork = lambda: False; from jaxcheck.cli import main; sys.exit(main())"
+
+
 @pytest.mark.skipif(os.name != "posix", reason="forks a worker")
-def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path):
-    """`--jobs 2`: facts read in workers come back encoded, the syntax of the
-    files not read is checked there while the model runs, and LibCST's
-    confirmation runs there too. In a fresh process: workers forked from
-    this one would inherit JAX's threads."""
+@pytest.mark.parametrize("how", ["lanes", "pool"])
+def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path, how):
+    """`--jobs 2`: facts read in other processes come back encoded, the
+    syntax of the files not read is checked there, the rules are shared with
+    forked children (lanes) and LibCST's confirmation runs in other processes
+    too. In a fresh process: children forked from this one would inherit
+    JAX's threads."""
     paths = [str(installed("equinox")), str(installed("flax")), FIXTURES]
-    runs = [
-        jaxcheck_run("check", "--no-cache", "--profile", "strict", "--output-format", "json", "--jobs", jobs, *paths, cwd=tmp_path)
-        for jobs in ("1", "2")
-    ]
-    serial, shared = (json.loads(run.stdout) for run in runs)
+    args = ["check", "--no-cache", "--profile", "strict", "--output-format", "json", *paths]
+    serial = json.loads(jaxcheck_run(*args, "--jobs", "1", cwd=tmp_path).stdout)
+    if how == "lanes":
+        shared = json.loads(jaxcheck_run(*args, "--jobs", "2", cwd=tmp_path).stdout)
+    else:
+        command = [sys.executable, "-c", _WITHOUT_LANES, *args, "--jobs", "2"]
+        shared = json.loads(subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120).stdout)
     assert len({record["code"] for record in serial}) > 10  # the input reaches every rule
     assert shared == serial
 

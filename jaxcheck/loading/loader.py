@@ -23,7 +23,7 @@ from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.codec import decode, encode
 from jaxcheck.loading.files import project_files
-from jaxcheck.loading.lanes import MISSING, can_fork, shared
+from jaxcheck.loading import lanes
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
@@ -375,7 +375,7 @@ class Workspace:
     def check_syntax(self, paths: list[str]) -> None:
         """Ask Python's parser about each text not known valid, in the pool for
         many: `syntax_error` then answers from the cache. The checked files the
-        build did not parse were asked already, while the model ran."""
+        build did not parse were asked already (`_start_syntax_check`)."""
         pending = [path for path in paths if path not in self.bad and not self._known_valid(path)]
         asked, self._syntax_asked = self._syntax_asked, {}
         if self.pool is not None and len([path for path in pending if path not in asked]) >= 2 * _MIN_FILES_PER_WORKER:
@@ -392,7 +392,8 @@ class Workspace:
             future.cancel()
 
     def _start_syntax_check(self) -> None:
-        """The workers check the syntax of the checked files not parsed, while this process runs the model."""
+        """Python's verdict on the checked files not parsed: shared with forked
+        children now, or asked of the pool's workers while this process runs the model."""
         if self.pool is None:
             return
         pending = [
@@ -400,8 +401,24 @@ class Workspace:
             for path in self.checked
             if path not in self.facts and path not in self.bad and not self._known_valid(path)
         ]
-        if len(pending) >= 2 * _MIN_FILES_PER_WORKER:
+        if len(pending) >= 2 * _MIN_FILES_PER_WORKER and lanes.can_fork():
+            self._check_syntax_in_lanes(pending)
+        elif len(pending) >= 2 * _MIN_FILES_PER_WORKER:
             self._syntax_asked = self._ask_syntax(pending)
+
+    def _check_syntax_in_lanes(self, paths: list[str]) -> None:
+        """Python's verdict on each text, this process asking beside forked
+        children (`lanes`) before the model runs: the pool's threads would
+        keep it from forking for the rules and LibCST's reading after."""
+        chunks = [
+            [(path, self.text(path), display_path(path)) for path in paths[start : start + _SYNTAX_CHUNK]]
+            for start in range(0, len(paths), _SYNTAX_CHUNK)
+        ]
+        for verdicts in lanes.shared(chunks, _syntax_chunk, _syntax_chunk, lambda sent: sent, self.pool.workers - 1):
+            for path, problem in (verdicts.items() if verdicts is not lanes.MISSING else ()):
+                if problem is None:  # a JAX000 is asked again when reported, as without workers
+                    self._valid.add(path)
+                    self.cache.mark_valid(self.digest(path))
 
     def _ask_syntax(self, paths: list[str]) -> dict[str, Future]:
         """Each path -> the future of its chunk's verdicts (path -> JAX000 or None)."""
@@ -505,7 +522,7 @@ class Workspace:
         workers); each told as progress as it comes, when `told`."""
         if len(jobs) < fewest:
             return self._counted((_parse_job(job) for job in jobs), told)
-        if can_fork():
+        if lanes.can_fork():
             return self._in_lanes(jobs, told)
         try:
             return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told)
@@ -523,19 +540,20 @@ class Workspace:
         again; what is lost again, to a child each, and lost there, the
         file's parser crashed: its JAX000."""
         tell = (lambda: self.progress(1, 0)) if told and self.progress is not None else (lambda: None)
-        outcomes = [MISSING] * len(jobs)
+        longest_first = sorted(range(len(jobs)), key=lambda index: -len(jobs[index][1]))
+        outcomes = [lanes.MISSING] * len(jobs)
         here = None if all(job[4] for job in jobs) else _read_here
-        children = self.pool.workers
-        for reader, lanes in ((here, children - 1 if here else children), (None, children)):
-            pending = [index for index in sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1])) if outcomes[index] is MISSING]
+        workers = self.pool.workers
+        for reader, children in ((here, workers - 1 if here else workers), (None, workers)):
+            pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
             if pending:
-                done = shared([jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(lanes, len(pending)), tell)
-                for index, outcome in zip(pending, done):
+                read = lanes.shared([jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(children, len(pending)), tell)
+                for index, outcome in zip(pending, read):
                     outcomes[index] = outcome
         for index, outcome in enumerate(outcomes):
-            if outcome is MISSING:
-                (outcome,) = shared([jobs[index]], None, _encoded_parse_job, _decoded, 1, tell)
-                outcomes[index] = _crashed(jobs[index][0]) if outcome is MISSING else outcome
+            if outcome is lanes.MISSING:
+                (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, _decoded, 1, tell)
+                outcomes[index] = _crashed(jobs[index][0]) if outcome is lanes.MISSING else outcome
         return outcomes
 
     def _counted(self, outcomes, told: bool = True) -> list:
