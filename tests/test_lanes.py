@@ -98,3 +98,51 @@ def test_no_fork_while_another_thread_runs() -> None:
 def test_lanes_are_asked_for_only_on_linux(monkeypatch) -> None:
     monkeypatch.setattr(lanes.sys, "platform", "darwin")
     assert not lanes.can_fork()
+
+
+_KILLED = textwrap.dedent(
+    """
+    import os, sys, time
+    from jaxcheck.loading.lanes import shared
+
+    def here(item):
+        if item == 0:
+            print(os.getpid(), flush=True)
+            time.sleep(60)  # killed while waiting
+        return item
+
+    def there(item):
+        time.sleep(0.1)
+        return os.getpid()
+
+    shared(list(range(300)), here, there, lambda sent: sent, 2)
+    """
+)
+
+
+def test_children_end_soon_after_this_process_is_killed() -> None:
+    """A run killed by an editor or a CI step leaves no children parsing on:
+    the next result a child sends fails, and the child ends."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-c", _KILLED], stdout=subprocess.PIPE, text=True)
+    try:
+        assert int(process.stdout.readline()) == process.pid
+        time.sleep(0.5)  # the children have sent a few results
+        children = [int(pid) for pid in open(f"/proc/{process.pid}/task/{process.pid}/children").read().split()]
+        assert len(children) == 2
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    deadline = time.monotonic() + 10  # the 300 items would take the children 15 s
+    while any(os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid) for pid in children):
+        assert time.monotonic() < deadline, "a child kept working after this process was killed"
+        time.sleep(0.1)
+
+
+def _state(pid: int) -> str:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

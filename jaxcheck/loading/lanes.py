@@ -19,6 +19,7 @@ native code) is reported missing, for the caller to retry apart.
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import pickle
 import queue
@@ -33,13 +34,23 @@ MISSING = object()  # what `shared` gives for an item no process finished
 
 
 def can_fork() -> bool:
-    """Whether children can be forked safely: on Linux, from a process of one thread."""
-    if sys.platform != "linux" or not hasattr(os, "fork"):
+    """Whether children can be forked safely: on Linux, from a process of one
+    thread, where a lock can be shared (some sandboxes have no shared memory)."""
+    if sys.platform != "linux" or not hasattr(os, "fork") or not _locks_shared():
         return False
     try:
         return len(os.listdir("/proc/self/task")) == 1
     except OSError:
         return False
+
+
+@functools.cache
+def _locks_shared() -> bool:
+    try:
+        Lock()
+    except (OSError, ImportError):
+        return False
+    return True
 
 
 def shared(
@@ -117,8 +128,11 @@ def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) ->
     outbox: queue.SimpleQueue = queue.SimpleQueue()
 
     def send() -> None:
-        while (data := outbox.get()) is not None:
-            writer.send_bytes(data)
+        try:
+            while (data := outbox.get()) is not None:
+                writer.send_bytes(data)
+        except OSError:  # this process is gone (killed): so is the child, at once
+            os._exit(1)
 
     sender = threading.Thread(target=send)
     sender.start()
