@@ -20,7 +20,6 @@ from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
 from jaxcheck.loading.files import python_files, real_path, skipped_because
-from jaxcheck.loading import lanes
 from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.loading.stamps import digest_of
@@ -254,41 +253,24 @@ def _judged(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     by_display = {module.path: path for path, module in workspace.facts.items()}
     # A rule that fails is reported once, in the first file the model holds.
     first = workspace.facts[min(workspace.facts)].path if workspace.facts else None
-    for found, failure in _rule_outcomes(model, first, workspace.pool):
-        if failure is not None:
-            path = by_display[first]
-            findings, _ = results.get(path, ([], False))
-            results[path] = ([*findings, failure], True)
+    for rule in RULES:
+        try:
+            with deep_recursion():
+                found = set(rule().check(model))
+        except RecursionError:
+            found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
+        except Exception as error:  # a bug of ours must not cost the user the run
+            if first is not None:
+                path = by_display[first]
+                findings, _ = results.get(path, ([], False))
+                results[path] = ([*findings, internal_error(first, error)], True)
+            continue
         for finding in found:
             path = by_display.get(finding.path)
             if path is not None:
                 findings, failed = results.get(path, ([], False))
                 results[path] = ([*findings, finding], failed)
     return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
-
-
-def _rule_outcomes(model, first: str | None, pool) -> list[tuple[list[Finding], Finding | None]]:
-    """Each rule's findings and the JAX000 of its failure, if it failed: with
-    workers, this process shares the rules with forked children (`lanes`),
-    which see the model built here; a rule a dying child took is run here."""
-
-    def outcome(rule):
-        return _rule_outcome(rule, model, first)
-
-    if pool is None or not lanes.can_fork():
-        return [outcome(rule) for rule in RULES]
-    outcomes = lanes.shared(RULES, outcome, outcome, lambda sent: sent, pool.workers - 1)
-    return [outcome(rule) if done is lanes.MISSING else done for rule, done in zip(RULES, outcomes)]
-
-
-def _rule_outcome(rule, model, first: str | None) -> tuple[list[Finding], Finding | None]:
-    try:
-        with deep_recursion():
-            return list(set(rule().check(model))), None
-    except RecursionError:
-        return ([Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")] if first else []), None
-    except Exception as error:  # a bug of ours must not cost the user the run
-        return [], (internal_error(first, error) if first is not None else None)
 
 
 def _file_findings(workspace, results: dict, file: str, path: str, for_flake8: bool) -> tuple[list[Finding], bool]:

@@ -54,11 +54,10 @@ _WITHOUT_LANES = "import sys; from jaxcheck.loading import lanes; lanes.can_fork
 @pytest.mark.skipif(os.name != "posix", reason="forks a worker")
 @pytest.mark.parametrize("how", ["lanes", "pool"])
 def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path, how):
-    """`--jobs 2`: facts read in other processes come back encoded, the
-    syntax of the files not read is checked there, the rules are shared with
-    forked children (lanes) and LibCST's confirmation runs in other processes
-    too. In a fresh process: children forked from this one would inherit
-    JAX's threads."""
+    """`--jobs 2`: facts read in other processes (forked children, or the
+    pool's workers) come back encoded, the syntax of the files not read is
+    checked there, and LibCST's confirmation runs there too. In a fresh
+    process: children forked from this one would inherit JAX's threads."""
     paths = [str(installed("equinox")), str(installed("flax")), FIXTURES]
     args = ["check", "--no-cache", "--profile", "strict", "--output-format", "json", *paths]
     serial = json.loads(jaxcheck_run(*args, "--jobs", "1", cwd=tmp_path).stdout)

@@ -409,7 +409,7 @@ class Workspace:
     def _check_syntax_in_lanes(self, paths: list[str]) -> None:
         """Python's verdict on each text, this process asking beside forked
         children (`lanes`) before the model runs: the pool's threads would
-        keep it from forking for the rules and LibCST's reading after."""
+        keep it from forking for LibCST's reading of the files with findings."""
         chunks = [
             [(path, self.text(path), display_path(path)) for path in paths[start : start + _SYNTAX_CHUNK]]
             for start in range(0, len(paths), _SYNTAX_CHUNK)
