@@ -106,10 +106,8 @@ _KILLED = textwrap.dedent(
     from jaxcheck.loading.lanes import shared
 
     def here(item):
-        if item == 0:
-            print(os.getpid(), flush=True)
-            time.sleep(60)  # killed while waiting
-        return item
+        print(os.getpid(), flush=True)
+        time.sleep(60)  # killed while working on its first item, whichever it is
 
     def there(item):
         time.sleep(0.1)
@@ -146,3 +144,26 @@ def _state(pid: int) -> str:
         return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
     except OSError:
         return "Z"
+
+
+_DYING_MID_RESULT = textwrap.dedent(
+    """
+    import os, signal, time
+    from jaxcheck.loading.lanes import MISSING, shared
+
+    def there(item):
+        if item == 0:
+            return b"x" * (64 * 1024 * 1024)  # sent in many writes through the pipe
+        time.sleep(0.001)
+        os.kill(os.getpid(), signal.SIGSEGV)  # a crash in native code while the sender still writes
+
+    results = shared([0, 1], None, there, len, 1)
+    print(["missing" if result is MISSING else result for result in results])
+    """
+)
+
+
+def test_a_child_that_dies_in_the_middle_of_a_result_costs_only_what_it_took() -> None:
+    completed = subprocess.run([sys.executable, "-c", _DYING_MID_RESULT], capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split("\n")[0] in ("['missing', 'missing']", f"[{64 * 1024 * 1024}, 'missing']")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import os
+import sys
 import stat
 import warnings
 from pathlib import Path
@@ -228,6 +229,8 @@ def crashing(text, *args):
 extraction.quick_facts, extraction.facts_from_source = declining, crashing
 if sys.argv[2] == "pool":
     lanes.can_fork = lambda: False
+else:
+    assert lanes.can_fork()
 result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
 for finding in result.findings:
     print(os.path.basename(finding.path), finding.code, finding.message)
@@ -249,8 +252,14 @@ def _crashing_run(folder: Path, how: str) -> list[str]:
 @pytest.mark.skipif(os.name != "posix", reason="needs forked workers")
 @pytest.mark.parametrize("how", ["lanes", "pool"])
 def test_a_worker_that_dies_costs_only_its_file(tmp_path: Path, how: str) -> None:
-    for number in range(20):  # enough to share the reading; half of them only LibCST reads
-        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY + "# ONLY_LIBCST\n" * (number % 2))
+    # Enough files to share the reading, half of them only LibCST reads, and
+    # two modules read in a later wave of their own, only by LibCST too.
+    bases = "from helpa import Base1\nfrom helpb import Base2\n"
+    for number in range(20):
+        text = bases + BUGGY + "\nclass Car(Base1, Base2):\n    pass\n" + "# ONLY_LIBCST\n" * (number % 2)
+        (tmp_path / f"buggy{number:02}.py").write_text(text)
+    for name, base in (("helpa", "Base1"), ("helpb", "Base2")):
+        (tmp_path / f"{name}.py").write_text(f"class {base}:\n    pass\n# ONLY_LIBCST\n")
     (tmp_path / "crash.py").write_text("x = 1  # static_argnums CRASH_HERE ONLY_LIBCST\n")
     lines = _crashing_run(tmp_path, how)
     crashed = [line for line in lines if line.startswith("crash.py")]
@@ -284,3 +293,49 @@ def test_facts_too_deep_to_encode_come_back_from_a_worker_as_they_are(monkeypatc
 
     monkeypatch.setattr(loader, "encode", too_deep)
     assert loader._decoded(loader._encoded_parse_job(job)) == expected
+
+
+_REFUSED_RUN = """
+import os, sys
+import libcst
+from jaxcheck.loading import lanes, loader
+from jaxcheck.config import find_config
+from jaxcheck.engine import check
+
+assert lanes.can_fork()
+this_process = os.getpid()
+parse_module = libcst.parse_module
+
+def get(pool):
+    raise AssertionError("the pool was started")
+
+def crashing(text, *args, **kwargs):  # LibCST, asked too whether a refused text is newer syntax
+    if os.getpid() == this_process:
+        os._exit(139)
+    return parse_module(text, *args, **kwargs)
+
+loader.Pool.get = get
+libcst.parse_module = crashing
+result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
+for finding in result.findings:
+    print(os.path.basename(finding.path), finding.code)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lanes fork on Linux only")
+def test_the_verdicts_of_refused_files_asked_in_lanes_are_kept(tmp_path: Path) -> None:
+    """Python's verdict on the checked files not parsed is asked beside forked
+    children; a refusal is kept, not asked again of a pool (whose threads
+    would keep the run from forking after)."""
+    import subprocess
+
+    for number in range(20):
+        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
+        (tmp_path / f"py2_{number:02}.py").write_text("print 'hello'\n")
+    completed = subprocess.run(
+        [sys.executable, "-c", _REFUSED_RUN, str(tmp_path)], capture_output=True, text=True, timeout=300
+    )
+    assert completed.returncode == 0, completed.stderr
+    lines = completed.stdout.splitlines()
+    assert sorted(line for line in lines if line.startswith("py2_")) == [f"py2_{n:02}.py JAX000" for n in range(20)]
+    assert len([line for line in lines if line.split()[1] in ("JAX101", "JAX102")]) == 40

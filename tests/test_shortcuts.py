@@ -62,6 +62,8 @@ def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path, how):
     args = ["check", "--no-cache", "--profile", "strict", "--output-format", "json", *paths]
     serial = json.loads(jaxcheck_run(*args, "--jobs", "1", cwd=tmp_path).stdout)
     if how == "lanes":
+        can_fork = "from jaxcheck.loading import lanes; print(lanes.can_fork())"
+        assert subprocess.run([sys.executable, "-c", can_fork], capture_output=True, text=True).stdout == "True\n"
         shared = json.loads(jaxcheck_run(*args, "--jobs", "2", cwd=tmp_path).stdout)
     else:
         command = [sys.executable, "-c", _WITHOUT_LANES, *args, "--jobs", "2"]

@@ -3,7 +3,7 @@
 A process pool's workers are fed, and their results taken in, by threads of
 this process, which wait for the interpreter lock whenever this process
 computes: so this process cannot read files beside its workers, and on two
-cores the decoding of what they send back competes with them. Children
+cores the decoding of all they send back competes with them. Children
 forked here see the texts read so far, and each process, this one too, takes
 the next item from a counter in shared memory: this process reads beside
 them and takes in what they sent between its own items, and only what the
@@ -29,6 +29,8 @@ import threading
 from multiprocessing import Lock, RawValue
 from multiprocessing.connection import Pipe, wait
 from typing import Callable, Sequence
+
+from jaxcheck.failures import deep_recursion
 
 MISSING = object()  # what `shared` gives for an item no process finished
 
@@ -84,7 +86,8 @@ def shared(
             if pid == 0:  # the child: it never returns into the caller's code
                 status = 1
                 try:
-                    reader.close()
+                    for other in (reader, *readers):  # a dead parent's pipes must fail the sends
+                        other.close()
                     _serve(items, there, take, writer)
                     status = 0
                 finally:
@@ -97,7 +100,7 @@ def shared(
             for reader in wait(readers, timeout=None if block else 0):
                 try:
                     index, result = pickle.loads(reader.recv_bytes())
-                except EOFError:  # the child is done, or died
+                except (EOFError, OSError):  # the child is done, or died (perhaps in the middle of a result)
                     readers.remove(reader)
                     continue
                 results[index] = received(result)
@@ -138,7 +141,9 @@ def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) ->
     sender.start()
     try:
         while (index := take()) < len(items):
-            outbox.put(pickle.dumps((index, there(items[index])), protocol=pickle.HIGHEST_PROTOCOL))
+            result = there(items[index])
+            with deep_recursion():  # facts too deep to encode come as they are
+                outbox.put(pickle.dumps((index, result), protocol=pickle.HIGHEST_PROTOCOL))
     finally:
         outbox.put(None)
         sender.join()

@@ -30,7 +30,7 @@ from jaxcheck.loading.project import Project
 from jaxcheck.loading.references import Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
-from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
+from jaxcheck.loading.syntax import ASK_LIBCST, syntax_error_of, without_lone_continuations
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
@@ -84,6 +84,7 @@ class Workspace:
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
         self._name_paths: dict[str, str | None] = {}  # global name -> the file of its module, None if outside
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
+        self._refusals: dict[str, Finding] = {}  # path -> the JAX000 of a text Python refused, asked in lanes
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
@@ -364,6 +365,8 @@ class Workspace:
             return self.bad[path]
         if self._known_valid(path):
             return None
+        if path in self._refusals:  # Python's verdict, asked by another process
+            return replace(self._refusals[path], path=shown_as or display_path(path))
         problem = syntax_error_of(self.text(path), shown_as or display_path(path))
         if problem is None:
             self.cache.mark_valid(digest)
@@ -376,7 +379,7 @@ class Workspace:
         """Ask Python's parser about each text not known valid, in the pool for
         many: `syntax_error` then answers from the cache. The checked files the
         build did not parse were asked already (`_start_syntax_check`)."""
-        pending = [path for path in paths if path not in self.bad and not self._known_valid(path)]
+        pending = [path for path in paths if path not in self.bad and path not in self._refusals and not self._known_valid(path)]
         asked, self._syntax_asked = self._syntax_asked, {}
         if self.pool is not None and len([path for path in pending if path not in asked]) >= 2 * _MIN_FILES_PER_WORKER:
             asked.update(self._ask_syntax([path for path in pending if path not in asked]))
@@ -410,15 +413,21 @@ class Workspace:
         """Python's verdict on each text, this process asking beside forked
         children (`lanes`) before the model runs: the pool's threads would
         keep it from forking for LibCST's reading of the files with findings."""
+        paths = sorted(paths, key=lambda path: -len(self.text(path)))
         chunks = [
             [(path, self.text(path), display_path(path)) for path in paths[start : start + _SYNTAX_CHUNK]]
             for start in range(0, len(paths), _SYNTAX_CHUNK)
         ]
-        for verdicts in lanes.shared(chunks, _syntax_chunk, _syntax_chunk, lambda sent: sent, self.pool.workers - 1):
-            for path, problem in (verdicts.items() if verdicts is not lanes.MISSING else ()):
-                if problem is None:  # a JAX000 is asked again when reported, as without workers
+        verdicts = lanes.shared(chunks, _syntax_chunk_here, _syntax_chunk, lambda sent: sent, self.pool.workers - 1)
+        left = [chunk for chunk, found in zip(chunks, verdicts) if found is lanes.MISSING]  # for LibCST: a child's
+        verdicts += lanes.shared(left, None, _syntax_chunk, lambda sent: sent, min(self.pool.workers, len(left)))
+        for found in verdicts:
+            for path, problem in (found.items() if found is not lanes.MISSING else ()):
+                if problem is None:
                     self._valid.add(path)
                     self.cache.mark_valid(self.digest(path))
+                else:
+                    self._refusals[path] = problem
 
     def _ask_syntax(self, paths: list[str]) -> dict[str, Future]:
         """Each path -> the future of its chunk's verdicts (path -> JAX000 or None)."""
@@ -498,8 +507,9 @@ class Workspace:
         if self.progress is not None and jobs:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
+        # In lanes, this process reads a few files alone, and leaves to a child what only LibCST reads.
         if self.pool is not None:
-            outcomes = self._parsed(jobs, self.pool.workers if self.pool.started else 2 * _MIN_FILES_PER_WORKER)
+            outcomes = self._parsed(jobs, 1 if self.pool.started else 2 * _MIN_FILES_PER_WORKER)
         else:
             outcomes = self._counted(_parse_job(job) for job in jobs)
         for (path, _, _, key, digest), (facts, problem, internal, exact) in zip(pending, outcomes):
@@ -520,10 +530,10 @@ class Workspace:
         """The outcome of each parse job: shared with other processes when there
         are `fewest` or more (forked ones when it is safe, else the pool's
         workers); each told as progress as it comes, when `told`."""
+        if self.pool is not None and lanes.can_fork():
+            return self._in_lanes(jobs, told, share=len(jobs) >= fewest)
         if len(jobs) < fewest:
             return self._counted((_parse_job(job) for job in jobs), told)
-        if lanes.can_fork():
-            return self._in_lanes(jobs, told)
         try:
             return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told)
         except BrokenProcessPool:
@@ -532,19 +542,20 @@ class Workspace:
             self.pool.reset()
             return self._counted((_isolated(job) for job in jobs), told)
 
-    def _in_lanes(self, jobs: list, told: bool) -> list:
-        """The parse jobs shared by this process and forked children (`lanes`),
-        the longest texts first. This process reads only with `ast`: LibCST's
-        native parser can crash a process, so it reads in a child. What this
-        process left to LibCST and what a dying child took go to children
-        again; what is lost again, to a child each, and lost there, the
-        file's parser crashed: its JAX000."""
+    def _in_lanes(self, jobs: list, told: bool, share: bool) -> list:
+        """The parse jobs of this process and, when `share`, of forked children
+        (`lanes`), the longest texts first. This process reads only with
+        `ast`: LibCST's native parser can crash a process, so it reads in a
+        child. What this process left to LibCST and what a dying child took go
+        to children again; what is lost again, to a child each, and lost
+        there, the file's parser crashed: its JAX000."""
         tell = (lambda: self.progress(1, 0)) if told and self.progress is not None else (lambda: None)
         longest_first = sorted(range(len(jobs)), key=lambda index: -len(jobs[index][1]))
         outcomes = [lanes.MISSING] * len(jobs)
         here = None if all(job[4] for job in jobs) else _read_here
         workers = self.pool.workers
-        for reader, children in ((here, workers - 1 if here else workers), (None, workers)):
+        beside = (workers - 1 if share else 0) if here else workers
+        for reader, children in ((here, beside), (None, workers)):
             pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
             if pending:
                 read = lanes.shared([jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(children, len(pending)), tell)
@@ -553,7 +564,10 @@ class Workspace:
         for index, outcome in enumerate(outcomes):
             if outcome is lanes.MISSING:
                 (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, _decoded, 1, tell)
-                outcomes[index] = _crashed(jobs[index][0]) if outcome is lanes.MISSING else outcome
+                if outcome is lanes.MISSING:
+                    outcome = _crashed(jobs[index][0])
+                    tell()
+                outcomes[index] = outcome
         return outcomes
 
     def _counted(self, outcomes, told: bool = True) -> list:
@@ -596,12 +610,10 @@ class Pool:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
-
-    @property
-    def started(self) -> bool:
-        return self._executor is not None
+        self.started = False  # once the run has workers, LibCST never reads in this process: a crash would end the run
 
     def get(self) -> ProcessPoolExecutor:
+        self.started = True
         if self._executor is None:
             _load_parser()  # before the workers fork: the readers are loaded once, not in each of them
             self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
@@ -658,6 +670,12 @@ def _syntax_chunk(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None]
     return {path: syntax_error_of(text, shown) for path, text, shown in jobs}
 
 
+def _syntax_chunk_here(jobs: list[tuple[str, str, str]]) -> dict[str, Finding | None] | None:
+    """`_syntax_chunk` without LibCST: None when it would have to ask it."""
+    found = {path: syntax_error_of(text, shown, libcst=False) for path, text, shown in jobs}
+    return None if any(problem is ASK_LIBCST for problem in found.values()) else found
+
+
 def _parse_job(job: tuple[str, str, str, bool, bool]):
     return parse_facts(*job)
 
@@ -704,7 +722,9 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     exact = exact or os.environ.get("JAXCHECK_AST_READER") == "0"
     if exact and not libcst:
         return None
-    problem = syntax_error_of(text, path)
+    problem = syntax_error_of(text, path, libcst)
+    if problem is ASK_LIBCST:
+        return None
     if problem is not None:
         return None, problem, False, True
     try:

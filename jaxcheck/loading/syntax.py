@@ -29,13 +29,20 @@ _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
 _LONE_CONTINUATION = re.compile(r"^([ \t\f]*)\\(?=\r?\n)", re.MULTILINE)
 
 
-def syntax_error_of(text: str, path: str) -> Finding | None:
-    """The JAX000 of a text Python refuses, with Python's own message (the one users know)."""
+# `syntax_error_of` without LibCST, when only LibCST can tell (`_newer_syntax_at`).
+ASK_LIBCST = Finding("", 1, 1, BAD_INPUT, "LibCST must tell whether this is newer syntax")
+
+
+def syntax_error_of(text: str, path: str, libcst: bool = True) -> Finding | None:
+    """The JAX000 of a text Python refuses, with Python's own message (the one
+    users know); without `libcst`, ASK_LIBCST where its reading would decide."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: warnings, not errors
             compile(text, path, "exec", flags=_TOP_LEVEL_AWAIT if path.endswith(".ipynb") else 0, dont_inherit=True)
     except SyntaxError as error:
+        if sys.version_info[:2] < NEWEST_PYTHON and not libcst and not unusual(text):
+            return ASK_LIBCST
         if sys.version_info[:2] < NEWEST_PYTHON and _newer_syntax_at(text, error.lineno or 0):
             return None
         message = error.msg or "invalid syntax"
