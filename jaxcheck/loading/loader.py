@@ -20,10 +20,10 @@ from jaxcheck import facts as f
 from jaxcheck.collector import in_worker
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
+from jaxcheck.loading import lanes
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.codec import decode, encode
 from jaxcheck.loading.files import project_files
-from jaxcheck.loading import lanes
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
