@@ -201,7 +201,8 @@ class _Judgement:
 def _loading(config: Config) -> dict:
     """What the loader is told of the config: what to leave out, and what the findings depend on."""
     options = config.options
-    return {"is_excluded": config.is_excluded, "keywords": options.keywords, "settings": repr(options)}
+    # The profile too: LibCST confirms only what the profile reports (`_places`).
+    return {"is_excluded": config.is_excluded, "keywords": options.keywords, "settings": repr((options, config.profile))}
 
 
 def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
@@ -225,19 +226,22 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
             return results
     workspace.build(files)
     results = _judged(workspace, config)
-    while workspace.confirm(_places(workspace, results)):
+    while workspace.confirm(_places(workspace, results, config)):
         results = _judged(workspace, config)
     loading = workspace.loading(files)
     workspace.cache.store_results(fingerprint, results, workspace.outside_walk(files, loading), loading)
     return results
 
 
-def _places(workspace, results: dict) -> set[str]:
-    """The files the findings are in, about, or point at (where a value became static), by absolute path."""
+def _places(workspace, results: dict, config: Config) -> set[str]:
+    """The files the findings the profile reports are in, about, or point at
+    (where a value became static), by absolute path."""
     by_display = {module.path: path for path, module in workspace.facts.items()}
     places = set()
     for path, (findings, _) in results.items():
-        places.add(path)
+        findings = [finding for finding in findings if not finding.strict_only or config.profile == "strict"]
+        if findings:
+            places.add(path)
         for finding in findings:
             places.update(by_display.get(shown, shown) for shown in finding.about)
             places.update(by_display.get(place.path, place.path) for place in finding.related)

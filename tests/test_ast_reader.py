@@ -230,3 +230,36 @@ def test_facts_kept_from_the_ast_reader_are_read_by_libcst_when_a_finding_comes_
     exact.clear()
     check(["."], find_config, jobs=1)
     assert exact == []  # confirmed once, and kept as LibCST's
+
+
+STRICT_ONLY = """
+import jax
+
+
+@jax.tree_util.register_pytree_node_class
+class Box:
+    def __init__(self, x, names):
+        self.x = x
+        self.names = list(names)
+
+    def tree_flatten(self):
+        return (self.x,), self.names
+
+    @classmethod
+    def tree_unflatten(cls, names, children):
+        return cls(children[0], names)
+"""
+
+
+def test_a_finding_the_profile_leaves_out_is_not_read_by_libcst_until_it_is_reported(tmp_path: Path, monkeypatch) -> None:
+    # A list as aux_data breaks the design standard; nothing here changes it, so only `strict` reports it.
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "box.py").write_text(STRICT_ONLY)
+    monkeypatch.chdir(tmp_path)
+    exact: list[str] = []
+    monkeypatch.setattr(extraction, "extract_facts", _spied(exact))
+    assert check(["."], find_config, jobs=1).findings == []
+    assert exact == []
+    strict = lambda path: find_config(path).with_profile("strict", "the test")  # noqa: E731
+    (finding,) = check(["."], strict, jobs=1).findings  # the judgement kept for `default` is not reused
+    assert (finding.code, exact) == ("JAX303", ["box.py"])

@@ -1,6 +1,7 @@
 """Work shared with forked children (`loading/lanes.py`): each item done once, in
 order, by this process or a child; what a dying child took is reported
-missing, and nothing is forked while this process runs other threads."""
+missing; this process's idle moment is offered once; and nothing is forked
+while this process runs other threads."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ _SHARED = textwrap.dedent(
     def there(item):
         if item == 40 and sys.argv[1] == "die":
             os._exit(139)
-        time.sleep(0.002)
+        time.sleep(0.05 if item >= 55 else 0.002)  # the children still work when this process runs out
         return (os.getpid(), item * item)
 
     def received(result):
@@ -41,12 +42,14 @@ _SHARED = textwrap.dedent(
         assert pid != me
         return ("there", value)
 
-    told = []
+    told, idle = [], []
     # Dying, only children read: this process would not die on 40.
-    results = shared(items, None if sys.argv[1] == "die" else here, there, received, 2, lambda: told.append(1))
+    reader = None if sys.argv[1] == "die" else here
+    results = shared(items, reader, there, received, 2, lambda: told.append(1), lambda: idle.append(os.getpid()))
     for item, result in zip(items, results):
         print(item, "missing" if result is MISSING else f"{result[0]} {result[1]}")
     print("told", len(told))
+    print("idle", idle == [me])
     """
 )
 
@@ -61,6 +64,7 @@ def _run(how: str) -> dict[int, str]:
     assert len(found) == 60
     told = int(next(line for line in lines if line.startswith("told")).split()[1])
     assert told == len([outcome for outcome in found.values() if outcome != "missing"])
+    assert "idle True" in lines  # once, here, while the children still worked
     return found
 
 

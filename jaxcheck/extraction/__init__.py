@@ -43,6 +43,11 @@ def facts_from_source(text: str, path: str, module_name: str, is_package: bool =
     return extract_facts(tree, path, module_name, is_package)
 
 
+def load_libcst() -> None:
+    """LibCST and its reader imported, nothing read: for processes forked later (`loading.loader._load_parser`)."""
+    from jaxcheck.extraction import module  # noqa: F401
+
+
 def extract_facts(tree, path: str, module_name: str, is_package: bool) -> ModuleFacts:
     """`module.extract_facts`: LibCST's tree to facts (the module imports LibCST)."""
     from jaxcheck.extraction import module

@@ -62,13 +62,16 @@ def shared(
     received: Callable,
     children: int,
     done: Callable[[], None] = lambda: None,
+    idle: Callable[[], None] = lambda: None,
 ) -> list:
     """Each item's result, in the order given: `here(item)` in this process
     (None: it declines the item, which stays MISSING), `received(there(item))`
     for those a child did, MISSING for those a dying child took. Without
     `here`, this process only takes in the children's results. Items are
     taken in order: put the longest first, so that no process waits long for
-    another at the end. `done()` is called as each result comes."""
+    another at the end. `done()` is called as each result comes; `idle()`,
+    once, when this process has no item left to take and children still
+    work: for what it would do later anyway."""
     results = [MISSING] * len(items)
     lock, counter = Lock(), RawValue(ctypes.c_long, 0)
 
@@ -114,6 +117,8 @@ def shared(
                     done()
                 if readers:
                     take_in(block=False)
+        if readers:
+            idle()
         while readers:
             take_in(block=True)
     finally:

@@ -558,7 +558,9 @@ class Workspace:
         for reader, children in ((here, beside), (None, workers)):
             pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
             if pending:
-                read = lanes.shared([jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(children, len(pending)), tell)
+                read = lanes.shared(
+                    [jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(children, len(pending)), tell, _load_parser
+                )
                 for index, outcome in zip(pending, read):
                     outcomes[index] = outcome
         for index, outcome in enumerate(outcomes):
@@ -629,9 +631,11 @@ class Pool:
 
 
 def _load_parser() -> None:
-    """The readers imported (LibCST only once a file needs it); a worker started
-    without forking (spawn, forkserver) does it once, at its start."""
-    importlib.import_module("jaxcheck.extraction")
+    """The readers imported, LibCST's too, nothing read: before workers fork, or
+    while this process waits on its children, so that each child that meets a
+    file only LibCST reads does not import it again (a tenth of a second). A
+    worker started without forking (spawn, forkserver) does it once, at its start."""
+    importlib.import_module("jaxcheck.extraction").load_libcst()
 
 
 def _start_worker() -> None:
@@ -715,7 +719,8 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     compare the two). Python's verdict comes first: LibCST accepts some texts
     Python refuses (`return` at module level, a bad escape), and its native
     parser crashes on brackets nested thousands deep, which Python refuses.
-    LibCST is imported only when a file needs it: a run whose files `ast` reads never loads it.
+    LibCST is imported only when a file needs it: a run of one process whose
+    files `ast` reads never loads it.
     """
     from jaxcheck.extraction import ParseError, facts_from_source, quick_facts
 
