@@ -1,7 +1,8 @@
 """Work shared with forked children (`loading/lanes.py`): each item done once, in
 order, by this process or a child; what a dying child took is reported
-missing; this process's idle moment is offered once; and nothing is forked
-while this process runs other threads."""
+missing; this process's idle moment is offered once; a child killed while
+it takes an item stops no other; and nothing is forked while this process
+runs other threads."""
 
 from __future__ import annotations
 
@@ -171,3 +172,27 @@ def test_a_child_that_dies_in_the_middle_of_a_result_costs_only_what_it_took() -
     completed = subprocess.run([sys.executable, "-c", _DYING_MID_RESULT], capture_output=True, text=True, timeout=120)
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.split("\n")[0] in ("['missing', 'missing']", f"[{64 * 1024 * 1024}, 'missing']")
+
+
+_KILLED_TAKING = textwrap.dedent(
+    """
+    import ctypes, os, signal
+    from jaxcheck.loading.lanes import Counter
+
+    counter = Counter()
+    assert counter.take() == 0
+    pid = os.fork()
+    if pid == 0:
+        ctypes.c_long.from_buffer = lambda memory: os.kill(os.getpid(), signal.SIGKILL)  # killed holding the lock
+        counter.take()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    print(counter.take())
+    """
+)
+
+
+def test_a_child_killed_while_it_takes_a_number_stops_no_other() -> None:
+    """An out-of-memory kill can come at any instruction: the lock the child held is released with it."""
+    completed = subprocess.run([sys.executable, "-c", _KILLED_TAKING], capture_output=True, text=True, timeout=60)
+    assert (completed.returncode, completed.stdout) == (0, "1\n"), completed.stderr

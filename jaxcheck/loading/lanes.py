@@ -20,25 +20,30 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import mmap
 import os
 import pickle
 import queue
 import signal
 import sys
 import threading
-from multiprocessing import Lock, RawValue
 from multiprocessing.connection import Pipe, wait
 from typing import Callable, Sequence
 
 from jaxcheck.failures import deep_recursion
+
+try:
+    import fcntl
+except ImportError:  # Windows, where nothing forks (`can_fork`)
+    fcntl = None
 
 MISSING = object()  # what `shared` gives for an item no process finished
 
 
 def can_fork() -> bool:
     """Whether children can be forked safely: on Linux, from a process of one
-    thread, where a lock can be shared (some sandboxes have no shared memory)."""
-    if sys.platform != "linux" or not hasattr(os, "fork") or not _locks_shared():
+    thread, where a counter can be shared (some sandboxes refuse `memfd_create`)."""
+    if sys.platform != "linux" or not hasattr(os, "fork") or not _counters_shared():
         return False
     try:
         return len(os.listdir("/proc/self/task")) == 1
@@ -47,12 +52,42 @@ def can_fork() -> bool:
 
 
 @functools.cache
-def _locks_shared() -> bool:
+def _counters_shared() -> bool:
     try:
-        Lock()
-    except (OSError, ImportError):
+        Counter().close()
+    except (OSError, AttributeError):  # no `os.memfd_create` (an old kernel), or no lock on it
         return False
     return True
+
+
+class Counter:
+    """A count in memory shared with the children forked after it is made, each
+    number taken once. Its lock is the kernel's (a POSIX record lock on a file
+    that lives in memory only), released when the process holding it dies: a
+    child killed while it takes a number stops no other process, where a
+    semaphore it held would stay taken and hang the run."""
+
+    def __init__(self) -> None:
+        self._memory = mmap.mmap(-1, ctypes.sizeof(ctypes.c_long))  # anonymous and shared: a fork keeps it
+        self._lock = os.memfd_create("jaxcheck-lanes", os.MFD_CLOEXEC)
+        fcntl.lockf(self._lock, fcntl.LOCK_EX)
+        fcntl.lockf(self._lock, fcntl.LOCK_UN)
+
+    def take(self) -> int:
+        """The next number, from 0."""
+        fcntl.lockf(self._lock, fcntl.LOCK_EX)
+        try:
+            value = ctypes.c_long.from_buffer(self._memory)
+            taken = value.value
+            value.value = taken + 1
+            del value  # the memory can close once no view of it is left
+        finally:
+            fcntl.lockf(self._lock, fcntl.LOCK_UN)
+        return taken
+
+    def close(self) -> None:
+        os.close(self._lock)
+        self._memory.close()
 
 
 def shared(
@@ -73,14 +108,8 @@ def shared(
     once, when this process has no item left to take and children still
     work: for what it would do later anyway."""
     results = [MISSING] * len(items)
-    lock, counter = Lock(), RawValue(ctypes.c_long, 0)
-
-    def take() -> int:
-        with lock:
-            index = counter.value
-            counter.value = index + 1
-        return index
-
+    counter = Counter()
+    take = counter.take
     readers, pids = [], []
     try:
         for _ in range(children):
@@ -128,6 +157,7 @@ def shared(
             os.waitpid(pid, 0)
         for reader in readers:
             reader.close()
+        counter.close()
     return results
 
 
