@@ -4,6 +4,8 @@ The only part of jaxcheck that imports LibCST, and only when it reads with it.""
 
 from __future__ import annotations
 
+import importlib
+
 from jaxcheck.extraction.ast_reader import Declined, ast_facts
 from jaxcheck.facts import ModuleFacts
 
@@ -45,7 +47,7 @@ def facts_from_source(text: str, path: str, module_name: str, is_package: bool =
 
 def load_libcst() -> None:
     """LibCST and its reader imported, nothing read: for processes forked later (`loading.loader._load_parser`)."""
-    from jaxcheck.extraction import module  # noqa: F401
+    importlib.import_module("jaxcheck.extraction.module")
 
 
 def extract_facts(tree, path: str, module_name: str, is_package: bool) -> ModuleFacts:
