@@ -11,12 +11,18 @@ from __future__ import annotations
 
 import gc
 import weakref
+from collections import defaultdict
 from pathlib import Path
 
-from jaxcheck.extraction import facts_from_source
+import pytest
+
+from jaxcheck.extraction import facts_from_source, quick_facts
+from jaxcheck.loading.syntax import syntax_error_of
 from jaxcheck.model.jax_api import MUTATORS, PARTIAL, TRANSFORMS
 from jaxcheck.model.project import Model
 from jaxcheck.rules import RULES
+
+from helpers import installed, library_files
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -64,12 +70,58 @@ def loop(xs):
 """
 
 
+# An instance called (`__call__`) by whatever name holds it, and an `__init__` run by a subclass's construction.
+CALLED = """\
+from pkg.core import Config, step
+
+
+class Scaled:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return step(x, self.factor)
+
+
+class Doubled(Scaled):
+    pass
+
+
+class Loose(Config):
+    pass
+
+
+def apply(xs, model: Scaled):
+    twice = Doubled(2)
+    Loose(3).grow()
+    return [model(x) + twice(x) + twice.__call__(x) for x in xs]
+"""
+
+
 def _modules():
     return [
         facts_from_source("from pkg.core import step\n", "pkg/__init__.py", "pkg", True),
         facts_from_source(CORE, "pkg/core.py", "pkg.core", False),
         facts_from_source(USER, "app.py", "app", False),
+        facts_from_source(CALLED, "called.py", "called", False),
     ]
+
+
+def _library_modules(*packages: str):
+    """The facts of installed libraries' files, named as Python imports them."""
+    modules = []
+    for package in packages:
+        root = installed(package)
+        for path in library_files(package):
+            text = path.read_text(encoding="utf-8")
+            if syntax_error_of(text, str(path)) is not None:
+                continue
+            module = ".".join(path.relative_to(root.parent).with_suffix("").parts)
+            is_package = path.name == "__init__.py"
+            modules.append(
+                quick_facts(text, str(path), module, is_package) or facts_from_source(text, str(path), module, is_package)
+            )
+    return modules
 
 
 def _every_call(model: Model):
@@ -125,3 +177,48 @@ def test_a_dropped_model_is_freed_without_the_cyclic_collector():
     finally:
         if enabled:
             gc.enable()
+
+
+def _callers_by_a_full_pass(model: Model) -> dict[str, list]:
+    """Each function -> the calls that may run it, every call of the project
+    resolved: files in order, a file's scopes in the order they first call,
+    a scope's calls by place."""
+    found = defaultdict(list)
+    for path, module in model.symbols.modules.items():
+        scopes = defaultdict(list)
+        for enclosing, call in module.calls:
+            scopes[enclosing].append(call)
+        for scope, calls in scopes.items():
+            for call in sorted(calls, key=lambda call: call.location):
+                for callee in model.functions.callees(call.ref):
+                    found[callee].append((path, scope, call))
+    return found
+
+
+def _calls_of_by_a_full_pass(model: Model) -> dict:
+    """Each name -> the calls of it, as written and with re-exports followed."""
+    found = defaultdict(list)
+    for item in _every_call(model):
+        ref = item[2].ref
+        if ref is not None:
+            found[ref].append(item)
+            canonical = model.symbols.canonical(ref)
+            if canonical != ref:
+                found[canonical].append(item)
+    return found
+
+
+@pytest.mark.parametrize("real", [False, True], ids=["cases", "equinox-flax"])
+def test_what_jitted_code_bakes_in_looks_up_the_calls_a_full_pass_finds(real: bool):
+    """JAX204 asks which calls may run a function (its callers, first one
+    before a change wins) and which call a name: looked up by the names a
+    call can go by, they are those a pass resolving every call finds."""
+    model = Model(_library_modules("equinox", "flax") if real else _modules())
+    constants = model.constants
+    callers = _callers_by_a_full_pass(model)
+    assert any(name.endswith(".__call__") for name in callers) and any(name.endswith(".__init__") for name in callers)
+    for function in model.symbols.functions:
+        assert constants._callers(function) == callers.get(function, []), function
+    position = {id(item[2]): index for index, item in enumerate(model.symbols.calls.all)}
+    for name, calls in _calls_of_by_a_full_pass(model).items():
+        assert constants._calls_of(name) == sorted(calls, key=lambda item: position[id(item[2])]), name

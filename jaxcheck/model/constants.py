@@ -60,6 +60,8 @@ class Constants:
         self._variables: dict[Ref, Ref | None] = {}
         self._traced: dict[str, list[str]] = {}
         self._scopes: dict[str, dict[str, list[f.Value]]] = {}
+        self._callers_of: dict[str, list[tuple[str, str, f.Value]]] = {}
+        self._scope_ranks: dict[str, dict[str, int]] = {}
 
     @cached_property
     def jitted(self) -> list[Jitted]:
@@ -88,12 +90,6 @@ class Constants:
             for calls in known.values():
                 calls.sort(key=lambda call: call.location)
         return known
-
-    def _calls_by_scope(self):
-        """((file, scope), the calls made there) for every scope of the project."""
-        for path in self.symbols.modules:
-            for scope, calls in self._scopes_of(path).items():
-                yield (path, scope), calls
 
     def baked(self) -> list[Baked]:
         found = []
@@ -230,20 +226,65 @@ class Constants:
             return None
         if self._changer_handed_out(jitted, scope):
             return jitted.path, jitted.location
-        for caller_path, caller, call in self._callers.get(scope, ()):
+        for caller_path, caller, call in self._callers(scope):
             before = self._call_before(jitted, caller_path, caller, call.location)
             if before is not None:
                 return caller_path, before
         return None
 
+    def _callers(self, function: str) -> list[tuple[str, str, f.Value]]:
+        """The calls that may run the project function: (file, calling scope,
+        call), the files in order, a file's scopes in the order they first
+        call, a scope's calls by place (`_after_a_call` takes the first that
+        comes before a change).
+
+        Asked of a few functions (the scopes of changes, the callers of a
+        jitted function), so the calls that can name it are looked up, not
+        every call of the project resolved: a function is called by its name
+        or as a method by its last name, an `__init__` by its classes. An
+        instance called (`__call__`) may be held by any name: every call."""
+        known = self._callers_of.get(function)
+        if known is None:
+            known = self._callers_of[function] = self._callers_uncached(function)
+        return known
+
+    def _callers_uncached(self, function: str) -> list[tuple[str, str, f.Value]]:
+        calls = self.symbols.calls
+        name = function.rpartition(".")[2]
+        if name == "__call__":
+            candidates = self._instance_calls
+        else:
+            candidates = calls.where(last=(name,), callees=(function, *self._constructed_by.get(function, ())))
+        found = [item for item in candidates if function in self.functions.callees(item[2].ref)]
+        return sorted(found, key=self._scope_order)
+
+    def _scope_order(self, item: tuple[str, str, f.Value]) -> tuple[int, int, f.Location]:
+        """Where a call comes among the callers: its file, its scope there, its place."""
+        path, scope, call = item
+        ranks = self._scope_ranks.get(path)
+        if ranks is None:
+            ranks = self._scope_ranks[path] = {name: rank for rank, name in enumerate(self._scopes_of(path))}
+        return self._file_order[path], ranks[scope], call.location
+
     @cached_property
-    def _callers(self) -> dict[str, list[tuple[str, str, f.Value]]]:
-        """Each project function -> the calls that may run it: (file, calling scope, call)."""
-        found: dict[str, list[tuple[str, str, f.Value]]] = defaultdict(list)
-        for (path, scope), calls in self._calls_by_scope():
-            for call in calls:
-                for callee in self.functions.callees(call.ref):
-                    found[callee].append((path, scope, call))
+    def _instance_calls(self) -> list[tuple[str, str, f.Value]]:
+        """The calls that may run some `__call__`: each callee resolved once, not each call."""
+        callees = self.functions.callees
+        refs = {ref for ref in self.symbols.calls.callees if any(name.endswith(".__call__") for name in callees(ref))}
+        return [item for item in self.symbols.calls.all if item[2].ref in refs]
+
+    @cached_property
+    def _file_order(self) -> dict[str, int]:
+        return {path: rank for rank, path in enumerate(self.symbols.modules)}
+
+    @cached_property
+    def _constructed_by(self) -> dict[str, list[str]]:
+        """Each `__init__` -> the classes whose construction runs it (its own, and subclasses that inherit it)."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for cls in self.symbols.classes:
+            method = self.symbols.find_method(cls, "__init__")
+            if method is not None:
+                found[method.qualname].append(cls)
         return found
 
     @cached_property
@@ -280,26 +321,20 @@ class Constants:
         known = self._first_runs_of.get(jitted)
         if known is not None:
             return known
-        direct = [item for name in jitted.names for item in self._calls_of.get(name, ())]
+        direct = [item for name in jitted.names for item in self._calls_of(name)]
         runners = {scope for path, scope, _ in direct if scope and self.symbols.path_of.get(scope) == path}
         found: dict[tuple[str, str], f.Location] = {}
-        for path, scope, call in [*direct, *(item for runner in runners for item in self._callers.get(runner, ()))]:
+        for path, scope, call in [*direct, *(item for runner in runners for item in self._callers(runner))]:
             first = found.get((path, scope))
             if first is None or call.location < first:
                 found[path, scope] = call.location
         self._first_runs_of[jitted] = found
         return found
 
-    @cached_property
-    def _calls_of(self) -> dict[Ref, list[tuple[str, str, f.Value]]]:
-        """Each name -> the calls of it, by the name as written and with
-        re-exports followed: (file, calling scope, call)."""
-        found: dict[Ref, list[tuple[str, str, f.Value]]] = defaultdict(list)
-        for (path, scope), calls in self._calls_by_scope():
-            for call in calls:
-                if call.ref is not None:
-                    found[call.ref].append((path, scope, call))
-                    canonical = self.symbols.canonical(call.ref)
-                    if canonical != call.ref:
-                        found[canonical].append((path, scope, call))
-        return found
+    def _calls_of(self, name: Ref) -> list[tuple[str, str, f.Value]]:
+        """The calls of a name, as written or with re-exports followed: (file,
+        calling scope, call). Such a call has the name's last name, or
+        resolves to it."""
+        canonical = self.symbols.canonical
+        calls = self.symbols.calls.where(last=(name.last,), callees=() if name.is_local else (name.name,))
+        return [item for item in calls if item[2].ref == name or canonical(item[2].ref) == name]
