@@ -76,6 +76,28 @@ for path in sorted(glob.glob("**/*.py", recursive=True)):
     except Exception:
         pass
 """
+# The host's own ceiling for `--jobs 2`: pure-Python work done by one process,
+# then shared by two (a fork each doing half, nothing shared, no serial part).
+# On a shared virtual machine two busy processes rarely get two whole cores.
+_SPIN = """
+import os, sys
+turns, processes = int(sys.argv[1]), int(sys.argv[2])
+children = []
+for _ in range(processes - 1):
+    pid = os.fork()
+    if pid == 0:
+        children = None
+        break
+    children.append(pid)
+total = 0
+for turn in range(turns // processes):
+    total += turn * turn % 7
+if children is None:
+    os._exit(0)
+for pid in children:
+    os.waitpid(pid, 0)
+"""
+_SPIN_TURNS = "60000000"  # about 5 s of one core
 _BUGBEAR = "flake8-bugbear"
 _INSTALL = 'pip install ".[test]" optax flake8-bugbear'
 
@@ -219,6 +241,8 @@ def main() -> None:
             measure([*jaxcheck, "--jobs", "1", "."], corpus)  # fills the cache
             run("jaxcheck --jobs 1, warm", [*jaxcheck, "--jobs", "1", "."])
             run("jaxcheck --jobs 2, cold", [*jaxcheck, "--no-cache", "--jobs", "2", "."])
+            run("host: CPU-bound work, 1 process", [python, "-c", _SPIN, _SPIN_TURNS, "1"])
+            run("host: the same work, 2 processes", [python, "-c", _SPIN, _SPIN_TURNS, "2"])
             run("flake8 plain", [python, "-c", _FLAKE8_WITH, "", *flake8])
             if bugbear:
                 run("flake8 + bugbear", [python, "-c", _FLAKE8_WITH, _BUGBEAR, *flake8])
@@ -284,6 +308,11 @@ def main() -> None:
         ("monorepo: one file edited, CPU s", cpu("monorepo, one file edited"), "<< 1"),
         ("monorepo: one JAX module edited / warm", ratio("monorepo, one JAX module edited", "monorepo, warm"), "-"),
         ("speed-up of --jobs 2 over --jobs 1, cold (wall)", wall(cold) / wall("jaxcheck --jobs 2, cold"), ">= 1.7"),
+        (
+            "host's own speed-up of 2 processes (wall)",
+            wall("host: CPU-bound work, 1 process") / wall("host: the same work, 2 processes"),
+            "2 ideal",
+        ),
         ("2x corpus / (2 x 1x corpus)", ratio("jaxcheck --jobs 1, 2x corpus", cold, 2), "~ 1"),
         ("4x corpus / (4 x 1x corpus)", ratio("jaxcheck --jobs 1, 4x corpus", cold, 4), "~ 1"),
     ]
