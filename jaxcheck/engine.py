@@ -19,7 +19,7 @@ from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
-from jaxcheck.loading.files import python_files, real_path, skipped_because
+from jaxcheck.loading.files import located_files, real_path, skipped_because
 from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.loading.stamps import digest_of
@@ -78,13 +78,12 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
         config = config_for(path)
         unreadable: list[tuple[str, str]] = []
         files = (
-            [path] if os.path.abspath(path) in given and not os.path.isdir(path)
-            else list(python_files(path, config.is_excluded, unreadable))
+            [(path, os.path.abspath(path), real_path(path, real_folders))]
+            if os.path.abspath(path) in given and not os.path.isdir(path)
+            else list(located_files(path, config.is_excluded, unreadable, real_folders))
         )
         result.skipped.extend(unreadable)
-        for file in files:
-            absolute = os.path.abspath(file)
-            real = real_path(file, real_folders)
+        for file, absolute, real in files:
             why = "" if absolute in given else skipped_because(file)
             if why and real not in seen:
                 seen.add(real)

@@ -170,13 +170,52 @@ def test_a_file_s_real_path_is_its_folder_s_unless_it_is_a_link(tmp_path, monkey
         assert real_path(path, folders) == os.path.realpath(path), path
 
 
+@pytest.mark.parametrize("spelled", ["root", ".", "./root/", "absolute"])
+def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkeypatch, spelled):
+    """`located_files` lists a folder once and finds each folder's absolute
+    and real paths once: the files `os.walk` finds, in its order, with
+    what `os.path.abspath` and `os.path.realpath` say of each."""
+    from jaxcheck.config import Config
+    from jaxcheck.loading.files import SKIPPED_FOLDERS, _searched, located_files
+
+    root = tmp_path / "root"
+    _tree(root, ["a.py", "b.pyi", "n.ipynb", "z.txt", "pkg/__init__.py", "pkg/m.py", "pkg/sub/deep/d.py", "Zed/x.py",
+                 "skip/s.py", ".venv/v.py", "venvlike/pyvenv.cfg", "venvlike/w.py", "pkg/gen/g.py", "pkg/gen/keep.py"])
+    (root / "linked_folder").symlink_to(root / "pkg", target_is_directory=True)
+    (root / "pkg" / "alias.py").symlink_to(root / "a.py")
+    (root / "pkg" / "dangling.py").symlink_to(tmp_path / "nowhere.py")
+    (root / "out.py").symlink_to(tmp_path / "outside.py")
+    (tmp_path / "outside.py").write_text("x = 1\n")
+    config = Config(root=str(root), exclude=("skip/", "pkg/gen/", "!pkg/gen/keep.py"))
+    monkeypatch.chdir(tmp_path if spelled != "." else root)
+    path = {"root": "root", ".": ".", "./root/": "./root/", "absolute": str(root)}[spelled]
+
+    def walked():  # what `os.walk` lists, pruned as the walk prunes
+        for folder, folders, files in os.walk(path):
+            folders[:] = sorted(
+                name for name in folders
+                if _searched(path, folder, name, False) and not config.is_excluded(os.path.join(folder, name), True)
+            )
+            for name in sorted(files):
+                file = os.path.join(folder, name)
+                if name.endswith((".py", ".pyi", ".ipynb")) and not config.is_excluded(file, False):
+                    yield file
+
+    expected = [(file, os.path.abspath(file), os.path.realpath(file)) for file in walked()]
+    unreadable: list = []
+    found = list(located_files(path, config.is_excluded, unreadable, {}))
+    assert found == expected and not unreadable
+    assert {"alias.py", "dangling.py", "out.py", "x.py"} <= {os.path.basename(file) for file, _, _ in found}
+    assert ".venv" in SKIPPED_FOLDERS and not any("venvlike" in file or "skip" in file for file, _, _ in found)
+
+
 def test_a_run_walks_a_project_once_for_its_files_and_once_for_the_loader(tmp_path):
     """The loader's files and its fingerprint's come from one walk (`Workspace._listing`)."""
     _tree(tmp_path, ["pyproject.toml", "pkg/__init__.py", "pkg/a.py"])
     with mock.patch("os.walk", wraps=os.walk) as walk:
         result = engine.check([str(tmp_path)], find_config, jobs=1, use_cache=False)
     assert result.files == 2
-    assert walk.call_count == 2  # the paths given, and the project around them
+    assert walk.call_count == 1  # the project around the paths given (`located_files` lists those)
 
 
 def test_display_paths_and_module_names_are_what_relpath_says(tmp_path, monkeypatch):

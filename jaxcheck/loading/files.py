@@ -49,7 +49,8 @@ def python_files(
     they are packages (hold an `__init__.py`).
     """
     if os.path.isdir(path):
-        yield from _walk(path, is_excluded, unreadable if unreadable is not None else [], packages_only)
+        for folder, name, _ in _listed(path, is_excluded, unreadable if unreadable is not None else [], packages_only):
+            yield os.path.join(folder, name)
     elif not is_excluded(path, False):
         yield path
 
@@ -119,23 +120,67 @@ def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
     )
 
 
-def _walk(
+def _listed(
     top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], packages_only: bool
-) -> Iterator[str]:
-    """A link to a folder is not followed, as flake8 does not: it may lead out
-    of the project (`ln -s /usr x`) or back into it (a loop)."""
+) -> Iterator[tuple[str, str, bool]]:
+    """(folder, name, whether it is a link) of each file found below `top`,
+    in the order `os.walk` gives them, folders and files sorted. A link to a
+    folder is not followed, as flake8 does not: it may lead out of the
+    project (`ln -s /usr x`) or back into it (a loop). What a folder's
+    listing says of an entry (a link or not) is kept: a big project's files
+    are not asked of the disk once more each."""
+    pending = [top]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as entries:
+                folders, files = [], []
+                for entry in entries:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    (folders if is_dir else files).append(entry)
+        except OSError as error:
+            unreadable.append((error.filename or folder, f"cannot read the folder: {error.strerror or error}"))
+            continue
+        for entry in sorted(files, key=_name):
+            if entry.name.endswith((".py", ".pyi", ".ipynb")) and not is_excluded(os.path.join(folder, entry.name), False):
+                yield folder, entry.name, entry.is_symlink()
+        below = []
+        for entry in sorted(folders, key=_name):
+            path = os.path.join(folder, entry.name)
+            if _searched(top, folder, entry.name, packages_only) and not is_excluded(path, True) and not entry.is_symlink():
+                below.append(path)
+        pending.extend(reversed(below))  # the first folder is walked next, as `os.walk` does
 
-    def failed(error: OSError) -> None:
-        unreadable.append((error.filename or top, f"cannot read the folder: {error.strerror or error}"))
 
-    for folder, folders, files in os.walk(top, onerror=failed):
-        folders[:] = sorted(
-            name
-            for name in folders
-            if _searched(top, folder, name, packages_only) and not is_excluded(os.path.join(folder, name), True)
-        )
-        for name in sorted(files):
-            if name.endswith((".py", ".pyi", ".ipynb")):
-                path = os.path.join(folder, name)
-                if not is_excluded(path, False):
-                    yield path
+def _name(entry: os.DirEntry) -> str:
+    return entry.name
+
+
+def located_files(
+    path: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], real_folders: dict[str, str]
+) -> Iterator[tuple[str, str, str]]:
+    """(the file as spelled, its absolute path, its real path) of each file
+    `python_files` gives for `path`: a folder's absolute and real paths are
+    found once for all its files (`real_path`), and a file found in a
+    folder is known for a link by the folder's listing."""
+    if not os.path.isdir(path):
+        if not is_excluded(path, False):
+            yield path, os.path.abspath(path), real_path(path, real_folders)
+        return
+    absolute_folders: dict[str, str] = {}
+    for folder, name, is_link in _listed(path, is_excluded, unreadable, False):
+        file = os.path.join(folder, name)
+        absolute = absolute_folders.get(folder)
+        if absolute is None:
+            absolute = absolute_folders[folder] = os.path.abspath(folder)
+        if is_link:
+            real = os.path.realpath(file)
+        else:
+            real = real_folders.get(absolute)
+            if real is None:
+                real = real_folders[absolute] = os.path.realpath(absolute)
+            real = os.path.join(real, name)
+        yield file, os.path.join(absolute, name), real
