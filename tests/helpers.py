@@ -235,6 +235,26 @@ def library_files(name: str) -> list[Path]:
     return paths
 
 
+def library_facts(name: str) -> list:
+    """The facts of the package's files (`library_files`) that Python accepts,
+    each module named as Python imports it; the ast reader's where it reads
+    the file (tests/test_ast_reader.py holds it to LibCST's), else LibCST's."""
+    from jaxcheck.extraction import facts_from_source, quick_facts
+    from jaxcheck.loading.syntax import syntax_error_of
+
+    root = installed(name)
+    found = []
+    for path in library_files(name):
+        text = path.read_text(encoding="utf-8")
+        if syntax_error_of(text, str(path)) is not None:
+            continue
+        parts = list(path.relative_to(root.parent).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        module = ".".join(parts[:-1] if is_package else parts)
+        found.append(quick_facts(text, str(path), module, is_package) or facts_from_source(text, str(path), module, is_package))
+    return found
+
+
 # --- case files and fixtures: the findings their markers expect ----------------------------------
 
 # `# expect: JAX101` marks a line both profiles flag; `# strict: JAX102` one only the

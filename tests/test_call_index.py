@@ -16,13 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from jaxcheck.extraction import facts_from_source, quick_facts
-from jaxcheck.loading.syntax import syntax_error_of
+from jaxcheck.extraction import facts_from_source
 from jaxcheck.model.jax_api import MUTATORS, PARTIAL, TRANSFORMS
 from jaxcheck.model.project import Model
 from jaxcheck.rules import RULES
 
-from helpers import installed, library_files
+from helpers import library_facts
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -105,23 +104,6 @@ def _modules():
         facts_from_source(USER, "app.py", "app", False),
         facts_from_source(CALLED, "called.py", "called", False),
     ]
-
-
-def _library_modules(*packages: str):
-    """The facts of installed libraries' files, named as Python imports them."""
-    modules = []
-    for package in packages:
-        root = installed(package)
-        for path in library_files(package):
-            text = path.read_text(encoding="utf-8")
-            if syntax_error_of(text, str(path)) is not None:
-                continue
-            module = ".".join(path.relative_to(root.parent).with_suffix("").parts)
-            is_package = path.name == "__init__.py"
-            modules.append(
-                quick_facts(text, str(path), module, is_package) or facts_from_source(text, str(path), module, is_package)
-            )
-    return modules
 
 
 def _every_call(model: Model):
@@ -213,7 +195,7 @@ def test_what_jitted_code_bakes_in_looks_up_the_calls_a_full_pass_finds(real: bo
     """JAX204 asks which calls may run a function (its callers, first one
     before a change wins) and which call a name: looked up by the names a
     call can go by, they are those a pass resolving every call finds."""
-    model = Model(_library_modules("equinox", "flax") if real else _modules())
+    model = Model([*library_facts("equinox"), *library_facts("flax")] if real else _modules())
     constants = model.constants
     callers = _callers_by_a_full_pass(model)
     assert any(name.endswith(".__call__") for name in callers) and any(name.endswith(".__init__") for name in callers)

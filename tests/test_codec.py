@@ -9,12 +9,11 @@ import pytest
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
-from jaxcheck.extraction import facts_from_source, quick_facts
+from jaxcheck.extraction import facts_from_source
 from jaxcheck.findings import Finding, Related
 from jaxcheck.loading.cache import FORMAT, FactsCache, signed
 from jaxcheck.loading.codec import decode, decode_finding, encode
-from jaxcheck.loading.syntax import syntax_error_of
-from helpers import installed, library_files
+from helpers import library_facts
 
 
 
@@ -25,18 +24,9 @@ def _through_json(value):
 
 @pytest.mark.parametrize("package", ["equinox", "optax", "flax", "jax"])
 def test_the_facts_of_the_installed_libraries_come_back_equal(package: str) -> None:
-    root = installed(package)
-    paths = library_files(package)
     compared = 0
-    for path in paths:
-        text = path.read_text(encoding="utf-8")
-        if syntax_error_of(text, str(path)) is not None:
-            continue
-        module = ".".join(path.relative_to(root.parent).with_suffix("").parts)
-        # The ast reader gives LibCST's facts (tests/test_ast_reader.py) in a quarter of the time.
-        is_package = path.name == "__init__.py"
-        facts = quick_facts(text, str(path), module, is_package) or facts_from_source(text, str(path), module, is_package)
-        assert decode(_through_json(facts)) == facts, path
+    for facts in library_facts(package):
+        assert decode(_through_json(facts)) == facts, facts.path
         compared += 1
     assert compared > 20
 

@@ -62,7 +62,11 @@ def real_path(path: str, real_folders: dict[str, str]) -> str:
     resolved on its own."""
     if os.path.islink(path):
         return os.path.realpath(path)
-    folder, name = os.path.split(path)
+    return _in_real_folder(*os.path.split(path), real_folders)
+
+
+def _in_real_folder(folder: str, name: str, real_folders: dict[str, str]) -> str:
+    """The real path of a file that is not a link: its folder's, resolved once."""
     real = real_folders.get(folder)
     if real is None:
         real = real_folders[folder] = os.path.realpath(folder)
@@ -176,11 +180,5 @@ def located_files(
         absolute = absolute_folders.get(folder)
         if absolute is None:
             absolute = absolute_folders[folder] = os.path.abspath(folder)
-        if is_link:
-            real = os.path.realpath(file)
-        else:
-            real = real_folders.get(absolute)
-            if real is None:
-                real = real_folders[absolute] = os.path.realpath(absolute)
-            real = os.path.join(real, name)
+        real = os.path.realpath(file) if is_link else _in_real_folder(absolute, name, real_folders)
         yield file, os.path.join(absolute, name), real
