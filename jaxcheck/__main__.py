@@ -1,5 +1,3 @@
-import sys
+from jaxcheck.cli import program
 
-from jaxcheck.cli import main
-
-sys.exit(main())
+program()

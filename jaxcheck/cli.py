@@ -128,15 +128,28 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
 
 
 
-def main(argv: list[str] | None = None) -> int:
+def program() -> None:
+    """The `jaxcheck` program: `main`, then an exit that frees nothing
+    (`os._exit`, as mypy's): what a check built goes with the process, not
+    object by object (`engine.keep_workspaces`)."""
+    code = main(exits_after=True)
     try:
-        return _main(argv)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a reader gone (`| head`), or a stream closed for it
+        pass
+    os._exit(code)
+
+
+def main(argv: list[str] | None = None, exits_after: bool = False) -> int:
+    try:
+        return _main(argv, exits_after)
     except BrokenPipeError:  # `jaxcheck check | head`: the reader has what it wanted
         sys.stderr.close()
         return EXIT_CLEAN
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, exits_after: bool) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "rules":
         for code, (name, summary) in CODES.items():
@@ -153,6 +166,10 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_ERROR
     from jaxcheck.check_command import run
 
+    if exits_after:
+        from jaxcheck.engine import keep_workspaces
+
+        keep_workspaces()
     return run(args)
 
 

@@ -61,8 +61,21 @@ def check(
     flake8, and a project is judged once per process. `cache_for(project)`
     gives the cache a caller keeps between runs (the language server's).
     """
+    if _KEPT is not None:
+        _KEPT.clear()  # a run of `--fix` after another: the one before is let go
     with few_collections():
         return _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progress, cache_for)
+
+
+_KEPT: list | None = None  # the workspaces of the last run, when `keep_workspaces` asked for them
+
+
+def keep_workspaces() -> None:
+    """Keep the workspaces of each run until the next, for a program that
+    exits without freeing its objects (`cli.program`): a cold run of a
+    thousand files would free millions, one at a time, as a run ends."""
+    global _KEPT
+    _KEPT = []
 
 
 def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progress, cache_for) -> Result:
@@ -152,6 +165,8 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
         caused = _caused_by(workspace, results, checked, config, result.texts)
         result.findings.extend(_in_cells(caused, workspace.notebooks))
         workspace.save()
+        if _KEPT is not None:
+            _KEPT.append(workspace)
 
 
 def _judged_for_flake8(project: Project, config: Config, texts: dict[str, str], use_cache: bool):
@@ -256,7 +271,9 @@ def _judged(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     by_display = {module.path: path for path, module in workspace.facts.items()}
     # A rule that fails is reported once, in the first file the model holds.
     first = workspace.facts[min(workspace.facts)].path if workspace.facts else None
-    for rule in RULES:
+    for rule in sorted(RULES, key=lambda rule: not rule.whole_program):
+        # LibCST starts on the files of the findings so far, beside the rules still to run (`confirm`).
+        workspace.confirm_soon(_places(workspace, results, config))
         try:
             with deep_recursion():
                 found = set(rule().check(model))

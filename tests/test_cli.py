@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -237,6 +239,54 @@ def test_jobs_2_finds_the_syntax_errors_of_files_not_parsed(tmp_path: Path) -> N
     }
     assert {(r["path"], r["line"], r["code"]) for r in json.loads(parallel.stdout)} == found
     assert serial.returncode == parallel.returncode == 1
+
+
+def test_the_program_writes_all_it_found_before_it_exits(tmp_path: Path) -> None:
+    """The program exits without freeing its objects (`cli.program`): what it
+    wrote to a pipe, through a buffer (not unbuffered, as PYTHONUNBUFFERED
+    would have it), arrives whole, and the exit status is the run's."""
+    for index in range(120):
+        write(tmp_path, f"pkg/m{index}.py", BUGGY)
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    command = [sys.executable, "-m", "jaxcheck", "check", "pkg"]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=buffered, timeout=60)
+    assert len(completed.stdout) > 16 * 1024
+    assert completed.returncode == 1, completed.stderr
+    assert len(text_findings(completed.stdout)) == 120 * len(BOTH)
+    assert "Found 240 findings in 120 files" in completed.stderr
+
+
+def test_the_program_ends_quietly_when_its_reader_stops_reading(tmp_path: Path) -> None:
+    """`jaxcheck check | head -1`: the lines not read are dropped, without a traceback."""
+    for index in range(120):
+        write(tmp_path, f"pkg/m{index}.py", BUGGY)
+    command = [sys.executable, "-m", "jaxcheck", "check", "--output-format", "full", "pkg"]
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}
+    with subprocess.Popen(command, cwd=tmp_path, env=buffered, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        first = process.stdout.readline()
+        process.stdout.close()
+        _, errors = process.communicate(timeout=60)
+    assert first and process.returncode in (0, 1)
+    assert b"Traceback" not in errors and b"Error" not in errors, errors
+
+
+def test_a_program_keeps_the_workspaces_of_its_last_run_only(tmp_path: Path, monkeypatch) -> None:
+    """Kept for a program that exits without freeing them (`engine.keep_workspaces`):
+    a run lets the one before go (`--fix` checks again), and nothing else keeps
+    them (the language server and flake8 run check after check)."""
+    from jaxcheck import engine
+    from jaxcheck.cli import main
+
+    write(tmp_path, "pkg/a.py", BUGGY)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(engine, "_KEPT", None)
+    assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"]) == 1
+    assert engine._KEPT is None
+    assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"], exits_after=True) == 1
+    (first,) = engine._KEPT
+    assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"], exits_after=True) == 1
+    (second,) = engine._KEPT
+    assert second is not first and set(second.facts) == {str(tmp_path / "pkg" / "a.py")}
 
 
 def test_no_cache_is_accepted(project: Path) -> None:

@@ -26,7 +26,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 import jaxcheck.engine as engine
 from jaxcheck.config import find_config
 from jaxcheck.extraction.tree import Positions
-from helpers import installed, jaxcheck_run
+from helpers import BUGGY, installed, jaxcheck_run
 
 FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
 
@@ -235,3 +235,117 @@ def test_display_paths_and_module_names_are_what_relpath_says(tmp_path, monkeypa
     assert [project.module_name(path) for path in paths[:5]] == [
         ("pkg.a", False), ("tool", False), ("b", False), ("b", False), ("pkg", True),
     ]
+
+
+# A build of each library in one process, then with forked children (`--jobs 2`): the files it read, and the users' verdicts.
+_BUILDS = """
+import json, sys
+from jaxcheck.loading.cache import FactsCache
+from jaxcheck.loading.loader import Pool, Workspace
+from jaxcheck.loading.project import find_project
+from jaxcheck.loading.stamps import TAKING_PART, USER
+
+def refused(text):
+    raise AssertionError("a verdict the build kept is asked again")
+
+noting = Workspace._noted
+found = {}
+for how, jobs in (("plain", 1), ("one", 1), ("shared", 2)):
+    # plain: what `build` asks of each module's facts, found after each wave; else as each file comes
+    Workspace._noted = (lambda self, whole, offering: lambda outcome: None) if how == "plain" else noting
+    for folder in sys.argv[1:]:
+        pool = Pool(jobs) if jobs > 1 else None
+        workspace = Workspace(find_project(folder), FactsCache(None), pool)
+        files = workspace.files()
+        workspace.build(files)
+        if pool is not None:
+            pool.close()
+        others = [path for path in files if not workspace.verdict(path, TAKING_PART, refused)]
+        verdicts = {path: workspace.verdict(path, USER, refused) for path in others}
+        found.setdefault(how, []).append({"read": sorted(workspace.facts), "users": verdicts})
+print(json.dumps(found))
+"""
+
+
+@pytest.mark.skipif(os.name != "posix", reason="forks children")
+def test_a_build_beside_children_reads_what_one_process_reads(tmp_path):
+    """What `build` asks of each module read (the modules it names, the names
+    it offers) is found as each file comes, and with children (`--jobs 2`)
+    the users' test is shared with them: the same files read, and the same
+    users' verdicts kept, as when all is asked after each wave in one
+    process. In a fresh process, which can fork."""
+    folders = [str(installed("equinox")), str(installed("flax"))]
+    done = subprocess.run([sys.executable, "-c", _BUILDS, *folders], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    plain = found["plain"]
+    assert all(len(build["read"]) > 40 for build in plain)  # the input reaches the waves
+    verdicts = [verdict for build in plain for verdict in build["users"].values()]
+    assert len(verdicts) > 100 and True in verdicts and False in verdicts  # the users' test judges many, both ways
+    assert found["one"] == plain
+    assert found["shared"] == plain
+
+
+# `--jobs 2` on a project whose quicker reader is made to go wrong in one file: LibCST, started on it
+# while the rules run (`Workspace.confirm_soon`), decides; or its reader crashes there.
+_CONFIRMED = """
+import json, os, sys
+import jaxcheck.extraction as extraction
+from jaxcheck.config import find_config
+from jaxcheck.engine import check
+from jaxcheck.extraction.ast_reader import ast_facts
+from jaxcheck.loading.loader import Workspace
+
+how, jobs = sys.argv[1], int(sys.argv[2])
+me = os.getpid()
+extraction.ast_facts = lambda text, *args: ast_facts(text.replace("(frozen=True)", ""), *args)  # reads `Scaler` as mutable
+if how == "crash":
+    real = extraction.extract_facts
+
+    def extract(tree, path, *args):
+        if path.endswith("m.py") and os.getpid() != me:
+            os._exit(139)  # LibCST's native parser crashing the child reading this file
+        return real(tree, path, *args)
+
+    extraction.extract_facts = extract
+started = []  # the files LibCST was started on in a child, while the rules ran
+soon = Workspace.confirm_soon
+
+
+def confirm_soon(self, paths):
+    soon(self, paths)
+    started.extend(os.path.basename(path) for path in self._confirming if os.path.basename(path) not in started)
+
+
+Workspace.confirm_soon = confirm_soon
+findings = check(["."], find_config, jobs=jobs, use_cache=False).findings
+print(json.dumps({"found": sorted([finding.path, finding.code, finding.message[:40]] for finding in findings), "started": started}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks children")
+@pytest.mark.parametrize("how", ["disagree", "crash"])
+def test_libcst_started_while_the_rules_run_decides_as_after_them(tmp_path, how):
+    """The files of the first rules' findings are read by LibCST in a child
+    while the other rules run: where the readers disagree, LibCST's facts
+    decide, as when it reads after the rules (`--jobs 1`); where its
+    reader crashes the child, the file is read again apart, and crashes
+    there: its JAX000, every other file checked."""
+    from test_ast_reader import PASSING
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (tmp_path / "m.py").write_text(PASSING)
+    (tmp_path / "m2.py").write_text(PASSING.replace("(frozen=True)", ""))  # mutable indeed: read with m.py in one child
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    runs = {}
+    for jobs in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", _CONFIRMED, how, jobs], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        assert done.returncode == 0, done.stderr
+        runs[jobs] = json.loads(done.stdout)
+    assert runs["1"]["started"] == []  # no child to start one in
+    assert {"m.py", "m2.py"} <= set(runs["2"]["started"])  # the quicker reader's JAX106 there
+    assert [code for path, code, _ in runs["2"]["found"] if path.endswith("/m.py")] == (["JAX000"] if how == "crash" else [])
+    assert [code for path, code, _ in runs["2"]["found"] if path.endswith("m2.py")] == ["JAX106"]
+    assert [code for path, code, _ in runs["2"]["found"] if path.endswith("buggy.py")] == ["JAX101", "JAX102"]
+    if how == "disagree":
+        assert runs["2"]["found"] == runs["1"]["found"]

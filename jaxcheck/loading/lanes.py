@@ -8,7 +8,8 @@ forked here see the texts read so far, and each process, this one too, takes
 the next item from a counter in shared memory: this process reads beside
 them and takes in what they sent between its own items, and only what the
 children read crosses a pipe. A child sends from a thread of its own, so it
-never waits for this process to listen.
+never waits for this process to listen. Children can also work while this
+process does something else, their results taken in later (`Beside`).
 
 Forking is safe only while this process runs a single thread (`can_fork`);
 where it does not (another platform, a language server), the pool does the
@@ -107,26 +108,49 @@ def shared(
     another at the end. `done()` is called as each result comes; `idle()`,
     once, when this process has no item left to take and children still
     work: for what it would do later anyway."""
-    results = [MISSING] * len(items)
-    counter = Counter()
-    take = counter.take
-    readers, pids = [], []
-    try:
-        for _ in range(children):
-            reader, writer = Pipe(duplex=False)
-            pid = os.fork()
-            if pid == 0:  # the child: it never returns into the caller's code
-                status = 1
-                try:
-                    for other in (reader, *readers):  # a dead parent's pipes must fail the sends
-                        other.close()
-                    _serve(items, there, take, writer)
-                    status = 0
-                finally:
-                    os._exit(status)
-            writer.close()
-            readers.append(reader)
-            pids.append(pid)
+    return Beside(items, there, children).results(received, here, done, idle)
+
+
+class Beside:
+    """Items done by `children` forked now, `there(item)` each, while this
+    process goes on: their results are taken in when it asks (`results`),
+    and this process may take items too meanwhile."""
+
+    def __init__(self, items: Sequence, there: Callable, children: int) -> None:
+        self._items = items
+        self._counter = Counter()
+        self._readers: list = []
+        self._pids: list[int] = []
+        try:
+            for _ in range(children):
+                reader, writer = Pipe(duplex=False)
+                pid = os.fork()
+                if pid == 0:  # the child: it never returns into the caller's code
+                    status = 1
+                    try:
+                        for other in (reader, *self._readers):  # a dead parent's pipes must fail the sends
+                            other.close()
+                        _serve(items, there, self._counter.take, writer)
+                        status = 0
+                    finally:
+                        os._exit(status)
+                writer.close()
+                self._readers.append(reader)
+                self._pids.append(pid)
+        except BaseException:
+            self._end()
+            raise
+
+    def results(
+        self,
+        received: Callable,
+        here: Callable | None = None,
+        done: Callable[[], None] = lambda: None,
+        idle: Callable[[], None] = lambda: None,
+    ) -> list:
+        """Each item's result, as `shared` says; the children waited for."""
+        results = [MISSING] * len(self._items)
+        readers, take = self._readers, self._counter.take
 
         def take_in(block: bool) -> None:
             for reader in wait(readers, timeout=None if block else 0):
@@ -138,27 +162,36 @@ def shared(
                 results[index] = received(result)
                 done()
 
-        if here is not None:
-            while (index := take()) < len(items):
-                result = here(items[index])
-                if result is not None:
-                    results[index] = result
-                    done()
-                if readers:
-                    take_in(block=False)
-        if readers:
-            idle()
-        while readers:
-            take_in(block=True)
-    finally:
-        for pid in pids:
-            if readers:  # interrupted: the children are not waited for
+        try:
+            if here is not None:
+                while (index := take()) < len(self._items):
+                    result = here(self._items[index])
+                    if result is not None:
+                        results[index] = result
+                        done()
+                    if readers:
+                        take_in(block=False)
+            if readers:
+                idle()
+            while readers:
+                take_in(block=True)
+        finally:
+            self._end()
+        return results
+
+    def _end(self) -> None:
+        """The children waited for: killed first when some still work (this process was interrupted)."""
+        if self._counter is None:  # ended already
+            return
+        for pid in self._pids:
+            if self._readers:
                 os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
-        for reader in readers:
+        for reader in self._readers:
             reader.close()
-        counter.close()
-    return results
+        self._pids, self._readers = [], []
+        self._counter.close()
+        self._counter = None
 
 
 def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) -> None:

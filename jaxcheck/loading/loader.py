@@ -35,7 +35,7 @@ from jaxcheck.loading.syntax import ASK_LIBCST, syntax_error_of, without_lone_co
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
 _MIN_FILES_PER_WORKER = 8
-_SYNTAX_CHUNK = 16  # files per syntax job sent to a worker: fewer round trips
+_CHUNK = 16  # files per job of a text test (syntax, users) shared with other processes: fewer round trips
 
 
 def display_path(path: str) -> str:
@@ -90,6 +90,9 @@ class Workspace:
         self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
         self._walked: tuple[list[str], list[str]] | None = None  # `_listing`
         self._offered: dict[str, set[str]] = {}  # module -> what it offers its users (`build`)
+        self._confirming: dict = {}  # path -> (the children reading it with LibCST, its index there): `confirm_soon`
+        self._noted_names: dict[str, set[str]] = {}  # display path -> `named_modules` of facts read in a wave
+        self._noted_offers: dict[str, set[str]] = {}  # display path -> `offered_names` of facts read in a wave
 
     def files(self) -> list[str]:
         """Every Python file of the project, and the files named or given besides."""
@@ -240,13 +243,15 @@ class Workspace:
         taking_part = [
             path for path in files if self.verdict(path, TAKING_PART, lambda text: may_have_findings(text, keywords))
         ]
-        self._load(taking_part)
-        offered = self._offered = {module.module: offered_names(module) for module in self.facts.values()}
+        self._load(taking_part, whole=True, offering=True)
+        offered = self._offered = {module.module: self._offered_by(module) for module in self.facts.values()}
         if any(offered.values()):
             test = Users(offered)
             self.stamps.use_pattern(digest_of(test.key))
-            users = [path for path in files if path not in self.facts and self.verdict(path, USER, test.used_by)]
-            self._load(users)
+            others = [path for path in files if path not in self.facts]
+            self._judge_in_lanes(others, USER, test.used_by)
+            users = [path for path in others if self.verdict(path, USER, test.used_by)]
+            self._load(users, whole=True)
             taking_part += users
         whole = set(taking_part)
         done: set[str] = set()
@@ -255,7 +260,7 @@ class Workspace:
             for path, module in list(self.facts.items()):
                 if path not in done:
                     done.add(path)
-                    named |= named_modules(module, whole=path in whole)
+                    named |= self._named_by(module, whole=path in whole)
             # Re-exports read in this wave may point names of earlier waves elsewhere.
             wanted = self._modules_for(self._canonical(named))
             if not wanted:
@@ -263,6 +268,50 @@ class Workspace:
             self._load(wanted)
         self._start_syntax_check()
         return list(self.facts.values())
+
+    def _named_by(self, module: f.ModuleFacts, whole: bool) -> set[str]:
+        """`named_modules`, as found when the module was read (`_noted`), else now."""
+        noted = self._noted_names.pop(module.path, None)
+        return noted if noted is not None else named_modules(module, whole)
+
+    def _offered_by(self, module: f.ModuleFacts) -> set[str]:
+        """`offered_names`, as found when the module was read (`_noted`), else now."""
+        noted = self._noted_offers.pop(module.path, None)
+        return noted if noted is not None else offered_names(module)
+
+    def _noted(self, whole: bool, offering: bool):
+        """What `build` asks of the facts of a file read in a wave, found as
+        each comes (`then` of `_parsed`): between the files this process
+        reads beside its children, which take more of them meanwhile, not
+        after the last."""
+
+        def note(outcome) -> None:
+            facts = outcome[0]
+            if facts is not None:
+                self._noted_names[facts.path] = named_modules(facts, whole)
+                if offering:
+                    self._noted_offers[facts.path] = offered_names(facts)
+
+        return note
+
+    def _judge_in_lanes(self, paths: list[str], which: int, judge) -> None:
+        """`judge(text)` of each file whose verdict `which` no run has kept,
+        asked by this process beside forked children (`lanes`) when there are
+        many, and kept (`verdict` then answers). Text only, no LibCST: no
+        child can crash."""
+        if self.pool is None or not lanes.can_fork():
+            return
+        paths = [path for path in paths if path not in self.bad and not self.stamps.knows(self.digest(path), which)]
+        if len(paths) < 2 * _MIN_FILES_PER_WORKER:
+            return
+        chunks = [paths[start : start + _CHUNK] for start in range(0, len(paths), _CHUNK)]
+
+        def judged(chunk: list[str]) -> list[bool]:
+            return [judge(self.text(path)) for path in chunk]
+
+        for chunk, verdicts in zip(chunks, lanes.shared(chunks, judged, judged, lambda sent: sent, self.pool.workers - 1)):
+            for path, verdict in zip(chunk, verdicts if verdicts is not lanes.MISSING else ()):
+                self.stamps.verdict(self.digest(path), which, lambda: verdict)
 
     def _canonical(self, names: set[str]) -> set[str]:
         """The names with re-exports followed, as far as the loaded `__init__.py` files tell:
@@ -415,8 +464,8 @@ class Workspace:
         keep it from forking for LibCST's reading of the files with findings."""
         paths = sorted(paths, key=lambda path: -len(self.text(path)))
         chunks = [
-            [(path, self.text(path), display_path(path)) for path in paths[start : start + _SYNTAX_CHUNK]]
-            for start in range(0, len(paths), _SYNTAX_CHUNK)
+            [(path, self.text(path), display_path(path)) for path in paths[start : start + _CHUNK]]
+            for start in range(0, len(paths), _CHUNK)
         ]
         verdicts = lanes.shared(chunks, _syntax_chunk_here, _syntax_chunk, lambda sent: sent, self.pool.workers - 1)
         left = [chunk for chunk, found in zip(chunks, verdicts) if found is lanes.MISSING]  # for LibCST: a child's
@@ -434,8 +483,8 @@ class Workspace:
         try:
             executor = self.pool.get()
             asked = {}
-            for start in range(0, len(paths), _SYNTAX_CHUNK):
-                chunk = paths[start : start + _SYNTAX_CHUNK]
+            for start in range(0, len(paths), _CHUNK):
+                chunk = paths[start : start + _CHUNK]
                 future = executor.submit(_syntax_chunk, [(path, self.text(path), display_path(path)) for path in chunk])
                 asked.update(dict.fromkeys(chunk, future))
             return asked
@@ -443,9 +492,21 @@ class Workspace:
             self.pool.reset()
             return {}
 
+    def confirm_soon(self, paths) -> None:
+        """Start LibCST's reading of these files for `confirm`, in a forked
+        child, while this process goes on judging: the files the findings of
+        the first rules are in are read while the other rules run."""
+        if self.pool is None or not lanes.can_fork():
+            return
+        paths = sorted(set(paths) & self.quick - self._confirming.keys())
+        if paths:
+            beside = lanes.Beside([self._exact_job(path) for path in paths], _encoded_parse_job, 1)
+            self._confirming.update({path: (beside, index) for index, path in enumerate(paths)})
+
     def confirm(self, paths) -> bool:
-        """LibCST reads each of these files whose facts `ast` gave; whether
-        any of their facts changed (or LibCST refused the file: its JAX000).
+        """LibCST reads each of these files whose facts `ast` gave (and those
+        `confirm_soon` started on); whether any of their facts changed (or
+        LibCST refused the file: its JAX000).
 
         A finding is reported only from LibCST's facts: its fixes are built
         on LibCST's tree. The quicker reader promises the same facts
@@ -453,13 +514,17 @@ class Workspace:
         costs a parse of the files with findings, not of the project.
         """
         changed = False
-        paths = sorted(set(paths) & self.quick)
+        paths = sorted((set(paths) & self.quick) | self._confirming.keys())
         self.quick -= set(paths)
-        jobs = [(display_path(path), self.text(path), *self.project.module_name(path), True) for path in paths]
+        started = self._confirmed_soon()
+        pending = [path for path in paths if started.get(path, lanes.MISSING) is lanes.MISSING]
         # In the workers when there are any, however few: LibCST's native parser can crash a process.
         # Not told as progress: these files were counted parsed already.
+        jobs = [self._exact_job(path) for path in pending]
         outcomes = self._parsed(jobs, 1 if self.pool is not None else len(jobs) + 1, told=False)
-        for path, (facts, problem, internal, _) in zip(paths, outcomes):
+        started.update(zip(pending, outcomes))
+        for path in paths:
+            facts, problem, internal, _ = started[path]
             if facts is None:
                 del self.facts[path]
                 self.bad[path] = problem
@@ -473,9 +538,24 @@ class Workspace:
             self.cache.store(self._keys[path], facts, exact=True)
         return changed
 
-    def _load(self, paths: list[str]) -> None:
+    def _exact_job(self, path: str) -> tuple[str, str, str, bool, bool]:
+        """The parse job of a file LibCST reads (`confirm`)."""
+        return (display_path(path), self.text(path), *self.project.module_name(path), True)
+
+    def _confirmed_soon(self) -> dict:
+        """Each file `confirm_soon` started on -> its outcome (MISSING: the child reading it died)."""
+        found = {}
+        for beside in {id(beside): beside for beside, _ in self._confirming.values()}.values():
+            paths = [path for path, (started, _) in self._confirming.items() if started is beside]
+            found.update(zip(paths, beside.results(_decoded)))
+        self._confirming = {}
+        return found
+
+    def _load(self, paths: list[str], whole: bool = False, offering: bool = False) -> None:
         """Facts for each path: from the cache, else parsed (in a pool for many
-        files) by the quicker reader where it can (`parse_facts`)."""
+        files) by the quicker reader where it can (`parse_facts`); what
+        `build` asks of each file parsed (whether `whole`, `offering`), found
+        as it comes (`_noted`)."""
         pending = []
         for path in paths:
             if path in self.facts or path in self.bad:
@@ -508,10 +588,11 @@ class Workspace:
             self.progress(0, len(jobs))
         # Once the workers run, a later wave's few files go to them too: they are idle, this process is not.
         # In lanes, this process reads a few files alone, and leaves to a child what only LibCST reads.
+        then = self._noted(whole, offering)
         if self.pool is not None:
-            outcomes = self._parsed(jobs, 1 if self.pool.started else 2 * _MIN_FILES_PER_WORKER)
+            outcomes = self._parsed(jobs, 1 if self.pool.started else 2 * _MIN_FILES_PER_WORKER, then=then)
         else:
-            outcomes = self._counted(_parse_job(job) for job in jobs)
+            outcomes = self._counted((_parse_job(job) for job in jobs), then=then)
         for (path, _, _, key, digest), (facts, problem, internal, exact) in zip(pending, outcomes):
             if facts is not None:
                 self.facts[path] = facts
@@ -526,23 +607,24 @@ class Workspace:
                 if internal:
                     self.internal_errors.add(path)
 
-    def _parsed(self, jobs: list, fewest: int, told: bool = True) -> list:
+    def _parsed(self, jobs: list, fewest: int, told: bool = True, then=lambda outcome: None) -> list:
         """The outcome of each parse job: shared with other processes when there
         are `fewest` or more (forked ones when it is safe, else the pool's
-        workers); each told as progress as it comes, when `told`."""
+        workers); each told as progress as it comes, when `told`, and given
+        to `then` in this process."""
         if self.pool is not None and lanes.can_fork():
-            return self._in_lanes(jobs, told, share=len(jobs) >= fewest)
+            return self._in_lanes(jobs, told, share=len(jobs) >= fewest, then=then)
         if len(jobs) < fewest:
-            return self._counted((_parse_job(job) for job in jobs), told)
+            return self._counted((_parse_job(job) for job in jobs), told, then)
         try:
-            return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told)
+            return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told, then)
         except BrokenProcessPool:
             # A worker died (a crash in native code): each file again in a
             # process of its own, so that only the one at fault is lost.
             self.pool.reset()
-            return self._counted((_isolated(job) for job in jobs), told)
+            return self._counted((_isolated(job) for job in jobs), told, then)
 
-    def _in_lanes(self, jobs: list, told: bool, share: bool) -> list:
+    def _in_lanes(self, jobs: list, told: bool, share: bool, then=lambda outcome: None) -> list:
         """The parse jobs of this process and, when `share`, of forked children
         (`lanes`), the longest texts first. This process reads only with
         `ast`: LibCST's native parser can crash a process, so it reads in a
@@ -550,6 +632,12 @@ class Workspace:
         to children again; what is lost again, to a child each, and lost
         there, the file's parser crashed: its JAX000."""
         tell = (lambda: self.progress(1, 0)) if told and self.progress is not None else (lambda: None)
+
+        def noted(outcome):
+            if outcome is not None:
+                then(outcome)
+            return outcome
+
         longest_first = sorted(range(len(jobs)), key=lambda index: -len(jobs[index][1]))
         outcomes = [lanes.MISSING] * len(jobs)
         here = None if all(job[4] for job in jobs) else _read_here
@@ -559,23 +647,30 @@ class Workspace:
             pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
             if pending:
                 read = lanes.shared(
-                    [jobs[i] for i in pending], reader, _encoded_parse_job, _decoded, min(children, len(pending)), tell, _load_parser
+                    [jobs[i] for i in pending],
+                    reader and (lambda job: noted(reader(job))),
+                    _encoded_parse_job,
+                    lambda sent: noted(_decoded(sent)),
+                    min(children, len(pending)),
+                    tell,
+                    _load_parser,
                 )
                 for index, outcome in zip(pending, read):
                     outcomes[index] = outcome
         for index, outcome in enumerate(outcomes):
             if outcome is lanes.MISSING:
-                (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, _decoded, 1, tell)
+                (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, lambda sent: noted(_decoded(sent)), 1, tell)
                 if outcome is lanes.MISSING:
                     outcome = _crashed(jobs[index][0])
                     tell()
                 outcomes[index] = outcome
         return outcomes
 
-    def _counted(self, outcomes, told: bool = True) -> list:
-        """The parse outcomes, the progress told of each as it comes (when `told`)."""
+    def _counted(self, outcomes, told: bool = True, then=lambda outcome: None) -> list:
+        """The parse outcomes, the progress told of each as it comes (when `told`), each given to `then`."""
         found = []
         for outcome in outcomes:
+            then(outcome)
             found.append(outcome)
             if told and self.progress is not None:
                 self.progress(1, 0)

@@ -93,6 +93,11 @@ class Stamps:
                 verdicts[USER] = None
             self._changed = True
 
+    def knows(self, digest: str, which: int) -> bool:
+        """Whether the verdict `which` of the text is kept."""
+        verdicts = self._verdicts.get(digest)
+        return verdicts is not None and verdicts[which] is not None
+
     def verdict(self, digest: str, which: int, judge) -> bool:
         """The kept verdict `which` of the text, else `judge()` asked and its answer kept."""
         verdicts = self._verdicts.get(digest)

@@ -32,6 +32,9 @@ class Rule:
     name: ClassVar[str]  # kebab-case, as in `rules/CODE.md`
     summary: ClassVar[str]  # one line, for `jaxcheck rules`
     facts: ClassVar[tuple[str, ...]] = ()  # keys of `jax_versions.FACTS`: its page says where they were checked
+    # Follows values through the calls of the whole project: the slowest, run
+    # first, so that the files of its findings are confirmed while the others run.
+    whole_program: ClassVar[bool] = False
 
     def check(self, model: Model) -> Iterable[Finding]:
         raise NotImplementedError

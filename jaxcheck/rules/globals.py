@@ -135,6 +135,7 @@ class JittedReadsChangingGlobal(Rule):
     name = "jitted-reads-changing-global"
     summary = "a jitted function reads a global or closed-over value that changes after the first call"
     facts = ("baked-global",)
+    whole_program = True
 
     def check(self, model: Model):
         symbols = model.symbols
