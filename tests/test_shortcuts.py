@@ -349,3 +349,44 @@ def test_libcst_started_while_the_rules_run_decides_as_after_them(tmp_path, how)
     assert [code for path, code, _ in runs["2"]["found"] if path.endswith("buggy.py")] == ["JAX101", "JAX102"]
     if how == "disagree":
         assert runs["2"]["found"] == runs["1"]["found"]
+
+
+def _longest_defining_path(project, name: str):
+    """The project file of the longest module prefix of the name, every prefix tried from the longest."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        found = project.module_paths(".".join(parts[:end]))
+        if found:
+            return os.path.abspath(found[0])
+    return None
+
+
+def test_names_looked_up_from_the_shortest_prefix_find_the_longest_module_that_defines_them(tmp_path):
+    """`Workspace._defining_path` looks a name's prefixes up from the shortest
+    while the project has a folder of the last: the same file as trying every
+    prefix from the longest, on namespace packages, stubs, a src layout, a
+    module beside a folder of its name, and every name equinox and flax use."""
+    from jaxcheck.loading.cache import FactsCache
+    from jaxcheck.loading.loader import Workspace
+    from jaxcheck.loading.project import find_project
+    from jaxcheck.loading.references import named_modules
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n\n[tool.setuptools.packages.find]\nwhere = ['src']\n")
+    _tree(tmp_path, [
+        "src/pkg/__init__.py", "src/pkg/mod.py", "src/pkg/ns/deep/leaf.py", "src/pkg/stub.pyi", "src/pkg/both.py",
+        "src/pkg/both/inner.py", "src/top.py", "tools/script.py", "src/pkg/ns/empty/.keep",
+    ])
+    names = [
+        "pkg", "pkg.mod", "pkg.mod.attr.more", "pkg.ns", "pkg.ns.deep", "pkg.ns.deep.leaf.fn", "pkg.ns.deep.missing.x",
+        "pkg.ns.empty.x", "pkg.stub.T", "pkg.both.inner.f", "pkg.both.g", "top.f", "tools.script", "script.f", "numpy.sum",
+        "builtins.len", "pkg.missing", "",
+    ]
+    workspace = Workspace(find_project(str(tmp_path / "src" / "pkg" / "mod.py")), FactsCache(None))
+    assert [workspace._defining_path(name) for name in names] == [_longest_defining_path(workspace.project, name) for name in names]
+    assert workspace._defining_path("pkg.ns.deep.leaf.fn").endswith("leaf.py")  # through a folder with no __init__.py
+    for library in ("equinox", "flax"):
+        workspace = Workspace(find_project(str(installed(library))), FactsCache(None))
+        workspace.build(workspace.files())
+        names = sorted({name for module in workspace.facts.values() for name in named_modules(module, True)})
+        assert len(names) > 500
+        assert [workspace._defining_path(name) for name in names] == [_longest_defining_path(workspace.project, name) for name in names]

@@ -30,7 +30,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 29
+FORMAT = 30
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
 _OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|loading\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
@@ -403,6 +403,8 @@ def _loading(entry) -> dict:
         and all(isinstance(module, str) for module in entry["import_roots"].values())
         and isinstance(lookups, dict)
         and all(isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in lookups.values())
+        and isinstance(entry["folders"], dict)
+        and all(type(held) is bool for held in entry["folders"].values())
     ):
         raise TypeError("a record no run writes")
     return entry

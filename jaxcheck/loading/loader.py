@@ -82,6 +82,7 @@ class Workspace:
         for path, text in (texts or {}).items():
             self._keep(path, text)
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
+        self._module_folders: dict[str, bool] = {}  # module -> whether the project has a folder of it
         self._name_paths: dict[str, str | None] = {}  # global name -> the file of its module, None if outside
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
         self._refusals: dict[str, Finding] = {}  # path -> the JAX000 of a text Python refused, asked in lanes
@@ -141,6 +142,7 @@ class Workspace:
             "offered": {module: sorted(names) for module, names in self._offered.items() if names},
             "import_roots": self.import_roots,
             "lookups": self._module_paths,
+            "folders": self._module_folders,
         }
 
     def outside_walk(self, files: list[str], loading: dict) -> dict[str, str]:
@@ -174,6 +176,18 @@ class Workspace:
             return found and os.path.isfile(path)
 
         return is_file
+
+    def _is_dir(self):
+        """`os.path.isdir` for the folders a lookup tries, answered from the
+        walk where it found Python files in or below the folder, asked of the
+        disk elsewhere (a folder without them, a link, a skipped folder)."""
+        root = os.path.abspath(self.project.root)
+        walked: set[str] = set()
+        for folder in {os.path.dirname(path) for path in self._everything()}:
+            while folder not in walked and folder.startswith(root):
+                walked.add(folder)
+                folder = os.path.dirname(folder)
+        return lambda path: path.rstrip(os.sep) in walked or os.path.isdir(path)
 
     def loads_as(self, files: list[str], loading: dict) -> bool:
         """Whether `build` would read the same files with the same texts as
@@ -210,8 +224,10 @@ class Workspace:
             return False
         if self.project.import_roots(files) != loading["import_roots"]:
             return False
-        is_file = self._is_file()
+        is_file, is_dir = self._is_file(), self._is_dir()
         if any(self.project.module_paths(module, is_file) != paths for module, paths in loading["lookups"].items()):
+            return False
+        if any(self.project.holds_modules(module, is_dir) != held for module, held in loading["folders"].items()):
             return False
         bad = set(loading["bad"])
         self.facts = {path: None for path in read if path not in bad}  # who took part, as `drop_facts` keeps it
@@ -544,10 +560,12 @@ class Workspace:
 
     def _confirmed_soon(self) -> dict:
         """Each file `confirm_soon` started on -> its outcome (MISSING: the child reading it died)."""
+        outcomes: dict[int, list] = {}  # id of the children -> what they read, in order
         found = {}
-        for beside in {id(beside): beside for beside, _ in self._confirming.values()}.values():
-            paths = [path for path, (started, _) in self._confirming.items() if started is beside]
-            found.update(zip(paths, beside.results(_decoded)))
+        for path, (beside, index) in self._confirming.items():
+            if id(beside) not in outcomes:
+                outcomes[id(beside)] = beside.results(_decoded)
+            found[path] = outcomes[id(beside)][index]
         self._confirming = {}
         return found
 
@@ -688,16 +706,28 @@ class Workspace:
         return wanted
 
     def _defining_path(self, name: str) -> str | None:
-        """The project file of the longest module prefix of the dotted name, if any."""
-        parts = name.split(".")
-        for end in range(len(parts), 0, -1):
-            module = ".".join(parts[:end])
-            found = self._module_paths.get(module)
-            if found is None:
-                found = self._module_paths[module] = self.project.module_paths(module)
-            if found:
-                return os.path.abspath(found[0])
-        return None
+        """The project file of the longest module prefix of the dotted name, if any.
+
+        The prefixes are looked up from the shortest, as long as the project
+        has a folder of the last one (`Project.holds_modules`): no longer
+        prefix can have a file where no folder holds it. Most names are a
+        module's and one of its attributes (`pkg.lax.add`): the module's file
+        is looked up once for all of them, and their attributes never."""
+        found = None
+        module = ""
+        for part in name.split("."):
+            module = f"{module}.{part}" if module else part
+            paths = self._module_paths.get(module)
+            if paths is None:
+                paths = self._module_paths[module] = self.project.module_paths(module)
+            if paths:
+                found = paths[0]
+            held = self._module_folders.get(module)
+            if held is None:
+                held = self._module_folders[module] = self.project.holds_modules(module)
+            if not held:
+                break
+        return os.path.abspath(found) if found is not None else None
 
 
 class Pool:

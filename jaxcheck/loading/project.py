@@ -70,6 +70,17 @@ class Project:
         inside = self.root.rstrip(os.sep) + os.sep
         return [path for path in candidates if path.startswith(inside) and is_file(path)]
 
+    def holds_modules(self, module: str, is_dir=os.path.isdir) -> bool:
+        """Whether a source root holds a folder of `module` inside the project:
+        where none does, no longer dotted name is a module of the project
+        (`is_dir`: whether a path is a folder, when the caller knows quicker)."""
+        relative = module.replace(".", os.sep)
+        inside = self.root.rstrip(os.sep) + os.sep
+        return any(
+            folder.startswith(inside) and is_dir(folder)
+            for folder in (os.path.join(root, relative) + os.sep for root in self.source_roots)
+        )
+
     def import_roots(self, files: list[str]) -> dict[str, str]:
         """Top-level names Python imports from a folder inside the project, not
         from a source root, and the module names the project gives them:
