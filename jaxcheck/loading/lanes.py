@@ -114,7 +114,7 @@ def shared(
 class Beside:
     """Items done by `children` forked now, `there(item)` each, while this
     process goes on: their results are taken in when it asks (`results`),
-    and this process may take items too meanwhile."""
+    where it may take items of its own too (`here`)."""
 
     def __init__(self, items: Sequence, there: Callable, children: int) -> None:
         self._items = items
