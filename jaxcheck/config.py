@@ -74,13 +74,7 @@ class Config:
         """Selected (by the longest prefix of `select` or `extend-select`, or by
         default) and not ignored by an equally long or longer one; ruff's rule.
         A code of EXPLICIT_ONLY must be named in full."""
-        explicit = code in EXPLICIT_ONLY
-        selectors = (*(self.select or ()), *self.extend_select)
-        selected = len(code) if code in selectors else 0 if explicit else _longest_prefix(code, selectors)
-        ignored = _longest_prefix(code, self.ignore)
-        if (self.select is not None or explicit) and selected == 0:
-            return False
-        if ignored and ignored >= selected:
+        if not _selected(code, self.select, self.extend_select, self.ignore):
             return False
         if self.per_file_ignores:
             relative = self.relative(path)
@@ -142,6 +136,18 @@ class Config:
         else:
             target = inferred_target(root)
         return replace(self, options=replace(self.options, target=target))
+
+
+@lru_cache(maxsize=256)
+def _selected(code: str, select: tuple[str, ...] | None, extend_select: tuple[str, ...], ignore: tuple[str, ...]) -> bool:
+    """Whether `select`, `extend-select` and `ignore` enable the code (`Config.is_enabled`): asked of every file."""
+    explicit = code in EXPLICIT_ONLY
+    selectors = (*(select or ()), *extend_select)
+    selected = len(code) if code in selectors else 0 if explicit else _longest_prefix(code, selectors)
+    ignored = _longest_prefix(code, ignore)
+    if (select is not None or explicit) and selected == 0:
+        return False
+    return not (ignored and ignored >= selected)
 
 
 def _longest_prefix(code: str, prefixes) -> int:

@@ -90,27 +90,30 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
     for path in paths:
         config = config_for(path)
         unreadable: list[tuple[str, str]] = []
-        files = (
-            [(path, os.path.abspath(path), real_path(path, real_folders))]
-            if os.path.abspath(path) in given and not os.path.isdir(path)
-            else list(located_files(path, config.is_excluded, unreadable, real_folders))
-        )
+        if os.path.abspath(path) in given and not os.path.isdir(path):
+            absolute = os.path.abspath(path)
+            folders = [(os.path.dirname(absolute), [(path, absolute, real_path(path, real_folders))])]
+        else:
+            folders = list(located_files(path, config.is_excluded, unreadable, real_folders))
         result.skipped.extend(unreadable)
-        for file, absolute, real in files:
-            why = "" if absolute in given else skipped_because(file)
-            if why and real not in seen:
+        for folder, files in folders:
+            # A file is never a folder here: its project is its folder's, found once a folder.
+            in_folder = None if alone else projects.get(folder) or projects.setdefault(folder, find_project(files[0][0]))
+            group = None  # the folder's files' group, found once a folder (a project hashes all its fields)
+            for file, absolute, real in files:
+                if real in seen:
+                    continue
                 seen.add(real)
-                result.skipped.append((file, why))
-            elif real not in seen:
-                seen.add(real)
+                why = "" if absolute in given else skipped_because(file)
+                if why:
+                    result.skipped.append((file, why))
+                    continue
                 result.files += 1
                 result.checked.add(absolute)
-                if alone:
-                    project = Project.alone(file)
-                else:  # a file is never a folder here: its project is its folder's
-                    folder = os.path.dirname(absolute)
-                    project = projects.get(folder) or projects.setdefault(folder, find_project(file))
-                groups.setdefault(project, (config, {}))[1][file] = absolute
+                if alone or group is None:
+                    project = Project.alone(file) if alone else in_folder
+                    group = groups.get(project) or groups.setdefault(project, (config, {}))
+                group[1][file] = absolute
     pool = Pool(jobs) if jobs > 1 else None
     try:
         for project, (config, files) in groups.items():

@@ -132,7 +132,8 @@ def _tree(root, names):
 @pytest.mark.parametrize("packages_only", [False, True])
 def test_one_walk_of_a_project_lists_what_a_walk_with_and_one_without_the_exclusions_did(tmp_path, packages_only):
     """`project_files` gives the loader both lists in one walk: the same
-    files, in the same order, as `python_files` walking twice."""
+    files, in the same order, as `python_files` walking twice, and every
+    folder walked with the folders in it."""
     from jaxcheck.config import Config
     from jaxcheck.loading.files import project_files, python_files
 
@@ -146,9 +147,12 @@ def test_one_walk_of_a_project_lists_what_a_walk_with_and_one_without_the_exclus
     )
     config = Config(root=str(tmp_path), exclude=("build/", "skip_me.py", "!build/keep.py", "data/*.ipynb"))
     root = str(tmp_path)
-    checked, every = project_files(root, config.is_excluded, packages_only)
+    checked, every, walked = project_files(root, config.is_excluded, packages_only)
     assert checked == list(python_files(root, config.is_excluded, packages_only=packages_only))
     assert every == list(python_files(root, lambda *_: False, packages_only=packages_only))
+    assert {os.path.dirname(path) for path in every} <= set(walked)
+    for folder, names in walked.items():
+        assert names == {entry.name for entry in os.scandir(folder) if entry.is_dir()}, folder
     assert len(checked) < len(every)
 
 
@@ -174,7 +178,8 @@ def test_a_file_s_real_path_is_its_folder_s_unless_it_is_a_link(tmp_path, monkey
 def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkeypatch, spelled):
     """`located_files` lists a folder once and finds each folder's absolute
     and real paths once: the files `os.walk` finds, in its order, with
-    what `os.path.abspath` and `os.path.realpath` say of each."""
+    what `os.path.abspath` and `os.path.realpath` say of each, under the
+    absolute path of their folder."""
     from jaxcheck.config import Config
     from jaxcheck.loading.files import SKIPPED_FOLDERS, _searched, located_files
 
@@ -203,8 +208,10 @@ def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkey
 
     expected = [(file, os.path.abspath(file), os.path.realpath(file)) for file in walked()]
     unreadable: list = []
-    found = list(located_files(path, config.is_excluded, unreadable, {}))
+    by_folder = list(located_files(path, config.is_excluded, unreadable, {}))
+    found = [file for _, files in by_folder for file in files]
     assert found == expected and not unreadable
+    assert all(os.path.dirname(absolute) == folder for folder, files in by_folder for _, absolute, _ in files)
     assert {"alias.py", "dangling.py", "out.py", "x.py"} <= {os.path.basename(file) for file, _, _ in found}
     assert ".venv" in SKIPPED_FOLDERS and not any("venvlike" in file or "skip" in file for file, _, _ in found)
 
@@ -349,6 +356,46 @@ def test_libcst_started_while_the_rules_run_decides_as_after_them(tmp_path, how)
     assert [code for path, code, _ in runs["2"]["found"] if path.endswith("buggy.py")] == ["JAX101", "JAX102"]
     if how == "disagree":
         assert runs["2"]["found"] == runs["1"]["found"]
+
+
+def test_the_walk_answers_the_lookups_as_the_disk_does(tmp_path):
+    """A warm run's lookups ask the walk (`Workspace._is_file`, `_is_dir`), not
+    the disk: the same answers for every name's files and folders, through
+    links, skipped, excluded and virtualenv folders, folders with no Python
+    file, and folders that do not exist."""
+    from jaxcheck.config import Config
+    from jaxcheck.loading.cache import FactsCache
+    from jaxcheck.loading.loader import Workspace
+    from jaxcheck.loading.project import find_project
+
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    _tree(tmp_path, [
+        "src/pkg/__init__.py", "src/pkg/mod.py", "src/pkg/ns/deep/leaf.py", "src/pkg/stub.pyi", "src/pkg/data/.keep",
+        "src/pkg/both.py", "src/pkg/both/inner.py", "gen/made.py", "gen/sub/more.py", ".venv/lib/venvmod.py",
+        "node_modules/nm.py", "env/pyvenv.cfg", "env/envmod.py", "top.py", "empty/notes.txt",
+    ])
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "far.py").write_text("x = 1\n")
+    (tmp_path / "linked").symlink_to(tmp_path / "outside", target_is_directory=True)
+    (tmp_path / "src" / "pkg" / "alias.py").symlink_to(tmp_path / "top.py")
+    config = Config(root=str(tmp_path), exclude=("gen/",))
+    workspace = Workspace(find_project(str(tmp_path / "top.py")), FactsCache(None), is_excluded=config.is_excluded)
+    is_file, is_dir = workspace._is_file(), workspace._is_dir()
+    names = [
+        "pkg", "pkg.mod", "pkg.mod.attr", "pkg.ns", "pkg.ns.deep.leaf", "pkg.ns.missing.x", "pkg.stub", "pkg.data.x",
+        "pkg.both.inner", "pkg.alias", "gen.made", "gen.sub.more", "venv.lib", ".venv.lib.venvmod", "node_modules.nm",
+        "env.envmod", "top", "empty", "empty.notes", "linked.far", "outside.far", "missing.deep.x", "src.pkg.mod",
+    ]
+    project = workspace.project
+    for name in [name[:end] for name in names for end in range(1, len(name) + 1) if end == len(name) or name[end] == "."]:
+        assert project.module_paths(name, is_file) == project.module_paths(name), name
+        assert project.holds_modules(name, is_dir) == project.holds_modules(name), name
+    for folder, folders, files in os.walk(tmp_path):  # what the lookups ask: module files and folders
+        for entry in [*folders, *files, "nothing", "nothing.py", "nothing.pyi"]:
+            path = os.path.join(folder, entry)
+            assert (is_dir(path), is_dir(path + os.sep)) == (os.path.isdir(path), os.path.isdir(path)), path
+            if entry.endswith((".py", ".pyi")):
+                assert is_file(path) == os.path.isfile(path), path
 
 
 def _longest_defining_path(project, name: str):

@@ -30,6 +30,9 @@ SKIPPED_FOLDERS = frozenset(
 )
 
 
+_SUFFIXES = (".py", ".pyi", ".ipynb")  # what a folder's files are checked for
+
+
 def is_virtualenv(folder: str) -> bool:
     return os.path.isfile(os.path.join(folder, "pyvenv.cfg"))
 
@@ -49,8 +52,10 @@ def python_files(
     they are packages (hold an `__init__.py`).
     """
     if os.path.isdir(path):
-        for folder, name, _ in _listed(path, is_excluded, unreadable if unreadable is not None else [], packages_only):
-            yield os.path.join(folder, name)
+        for folder, found in _listed(path, is_excluded, unreadable if unreadable is not None else [], packages_only):
+            prefix = os.path.join(folder, "")
+            for name, _ in found:
+                yield prefix + name
     elif not is_excluded(path, False):
         yield path
 
@@ -85,18 +90,23 @@ def skipped_because(path: str) -> str:
 
 def project_files(
     root: str, is_excluded: Callable[[str, bool], bool], packages_only: bool = False
-) -> tuple[list[str], list[str]]:
+) -> tuple[list[str], list[str], dict[str, set[str]]]:
     """The files of a project folder in one walk: those not excluded, and
-    every one, excluded or not (`python_files` of each), in its order.
+    every one, excluded or not (`python_files` of each), in its order; and
+    each folder walked, as `os.path.dirname` spells its files' folder, with
+    the names of the folders in it (searched or not), for the lookups to ask
+    instead of the disk.
 
-    A project's analysis needs both (the fingerprint counts excluded files
-    too), and in a monorepo a second walk costs as much as the first: so the
-    folders the config excludes are walked too, their files listed as
-    excluded. A folder that cannot be listed is left out of both."""
+    A project's analysis needs both lists (the fingerprint counts excluded
+    files too), and in a monorepo a second walk costs as much as the first:
+    so the folders the config excludes are walked too, their files listed as
+    excluded. A folder that cannot be listed is left out of all three."""
     checked: list[str] = []
     every: list[str] = []
+    walked: dict[str, set[str]] = {}
     excluded_folders: set[str] = set()
     for folder, folders, files in os.walk(root):
+        walked[folder] = set(folders)
         below_excluded = folder in excluded_folders
         folders[:] = sorted(name for name in folders if _searched(root, folder, name, packages_only))
         if not below_excluded:
@@ -105,13 +115,14 @@ def project_files(
             )
         else:
             excluded_folders.update(os.path.join(folder, name) for name in folders)
+        prefix = os.path.join(folder, "")
         for name in sorted(files):
-            if name.endswith((".py", ".pyi", ".ipynb")):
-                path = os.path.join(folder, name)
+            if name.endswith(_SUFFIXES):
+                path = prefix + name
                 every.append(path)
                 if not below_excluded and not is_excluded(path, False):
                     checked.append(path)
-    return checked, every
+    return checked, every, walked
 
 
 def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
@@ -126,13 +137,14 @@ def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
 
 def _listed(
     top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], packages_only: bool
-) -> Iterator[tuple[str, str, bool]]:
-    """(folder, name, whether it is a link) of each file found below `top`,
+) -> Iterator[tuple[str, list[tuple[str, bool]]]]:
+    """Each folder below `top` and its files, (name, whether it is a link),
     in the order `os.walk` gives them, folders and files sorted. A link to a
     folder is not followed, as flake8 does not: it may lead out of the
     project (`ln -s /usr x`) or back into it (a loop). What a folder's
     listing says of an entry (a link or not) is kept: a big project's files
-    are not asked of the disk once more each."""
+    are not asked of the disk once more each. A folder at a time: a path is
+    its folder's prefix and a name, not a join a file."""
     pending = [top]
     while pending:
         folder = pending.pop()
@@ -144,16 +156,19 @@ def _listed(
                         is_dir = entry.is_dir()
                     except OSError:
                         is_dir = False
-                    (folders if is_dir else files).append(entry)
+                    if is_dir:
+                        folders.append(entry)
+                    elif entry.name.endswith(_SUFFIXES):
+                        files.append(entry)
         except OSError as error:
             unreadable.append((error.filename or folder, f"cannot read the folder: {error.strerror or error}"))
             continue
-        for entry in sorted(files, key=_name):
-            if entry.name.endswith((".py", ".pyi", ".ipynb")) and not is_excluded(os.path.join(folder, entry.name), False):
-                yield folder, entry.name, entry.is_symlink()
+        prefix = os.path.join(folder, "")
+        files.sort(key=_name)
+        yield folder, [(entry.name, entry.is_symlink()) for entry in files if not is_excluded(prefix + entry.name, False)]
         below = []
         for entry in sorted(folders, key=_name):
-            path = os.path.join(folder, entry.name)
+            path = prefix + entry.name
             if _searched(top, folder, entry.name, packages_only) and not is_excluded(path, True) and not entry.is_symlink():
                 below.append(path)
         pending.extend(reversed(below))  # the first folder is walked next, as `os.walk` does
@@ -165,20 +180,27 @@ def _name(entry: os.DirEntry) -> str:
 
 def located_files(
     path: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], real_folders: dict[str, str]
-) -> Iterator[tuple[str, str, str]]:
-    """(the file as spelled, its absolute path, its real path) of each file
-    `python_files` gives for `path`: a folder's absolute and real paths are
-    found once for all its files (`real_path`), and a file found in a
-    folder is known for a link by the folder's listing."""
+) -> Iterator[tuple[str, list[tuple[str, str, str]]]]:
+    """Each folder's absolute path and (the file as spelled, its absolute
+    path, its real path) of each of its files `python_files` gives for
+    `path`: a folder's absolute and real paths are found once for all its
+    files (`real_path`), and a file found in a folder is known for a link by
+    the folder's listing."""
     if not os.path.isdir(path):
         if not is_excluded(path, False):
-            yield path, os.path.abspath(path), real_path(path, real_folders)
+            absolute = os.path.abspath(path)
+            yield os.path.dirname(absolute), [(path, absolute, real_path(path, real_folders))]
         return
-    absolute_folders: dict[str, str] = {}
-    for folder, name, is_link in _listed(path, is_excluded, unreadable, False):
-        file = os.path.join(folder, name)
-        absolute = absolute_folders.get(folder)
-        if absolute is None:
-            absolute = absolute_folders[folder] = os.path.abspath(folder)
-        real = os.path.realpath(file) if is_link else _in_real_folder(absolute, name, real_folders)
-        yield file, os.path.join(absolute, name), real
+    for folder, found in _listed(path, is_excluded, unreadable, False):
+        if not found:
+            continue
+        spelled = os.path.join(folder, "")
+        absolute = os.path.abspath(folder)
+        real = real_folders.get(absolute)
+        if real is None:
+            real = real_folders[absolute] = os.path.realpath(absolute)
+        absolute_prefix, real_prefix = os.path.join(absolute, ""), os.path.join(real, "")
+        yield absolute, [
+            (spelled + name, absolute_prefix + name, os.path.realpath(spelled + name) if is_link else real_prefix + name)
+            for name, is_link in found
+        ]

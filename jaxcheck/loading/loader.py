@@ -88,8 +88,8 @@ class Workspace:
         self._refusals: dict[str, Finding] = {}  # path -> the JAX000 of a text Python refused, asked in lanes
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
-        self._valid: set[str] = set()  # paths whose text Python accepted in this run (the cache may keep none)
-        self._walked: tuple[list[str], list[str]] | None = None  # `_listing`
+        self._valid: set[str] = set()  # paths whose text Python accepted, in this run or one the cache recalls
+        self._walked: tuple[list[str], list[str], dict[str, set[str]]] | None = None  # `_listing`
         self._offered: dict[str, set[str]] = {}  # module -> what it offers its users (`build`)
         self._confirming: dict = {}  # path -> (the children reading it with LibCST, its index there): `confirm_soon`
         self._noted_names: dict[str, set[str]] = {}  # display path -> `named_modules` of facts read in a wave
@@ -99,7 +99,7 @@ class Workspace:
         """Every Python file of the project, and the files named or given besides."""
         if self.project.only:
             return list(self.project.only)
-        files, _ = self._listing()
+        files, _, _ = self._listing()
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
@@ -158,12 +158,11 @@ class Workspace:
 
     def _is_file(self):
         """`os.path.isfile` for the paths a lookup tries, answered from the walk
-        in the folders it listed files of (it listed every Python file there),
-        asked of the disk elsewhere: a link, a skipped folder, a folder that
-        does not exist (asked once)."""
-        everything = self._everything()
-        listed = set(everything)
-        walked = {os.path.dirname(path) for path in everything}
+        in the folders it walked (it listed every Python file there), asked
+        of the disk elsewhere: a link, a skipped folder, a folder that does
+        not exist (asked once)."""
+        listed = set(self._everything())
+        walked = self._walked_folders()
         folders: dict[str, bool] = {}
 
         def is_file(path: str) -> bool:
@@ -179,15 +178,17 @@ class Workspace:
 
     def _is_dir(self):
         """`os.path.isdir` for the folders a lookup tries, answered from the
-        walk where it found Python files in or below the folder, asked of the
-        disk elsewhere (a folder without them, a link, a skipped folder)."""
-        root = os.path.abspath(self.project.root)
-        walked: set[str] = set()
-        for folder in {os.path.dirname(path) for path in self._everything()}:
-            while folder not in walked and folder.startswith(root):
-                walked.add(folder)
-                folder = os.path.dirname(folder)
-        return lambda path: path.rstrip(os.sep) in walked or os.path.isdir(path)
+        walk in the folders it walked (it listed the folders in each),
+        asked of the disk elsewhere (a link, a skipped folder)."""
+        walked = self._walked_folders()
+
+        def is_dir(path: str) -> bool:
+            folder, name = os.path.split(path.rstrip(os.sep))
+            if folder in walked:
+                return name in walked[folder]
+            return os.path.isdir(path)
+
+        return is_dir
 
     def loads_as(self, files: list[str], loading: dict) -> bool:
         """Whether `build` would read the same files with the same texts as
@@ -237,9 +238,14 @@ class Workspace:
         """Every file the walk found, excluded or not; none for a project of given files only."""
         return [] if self.project.only else self._listing()[1]
 
-    def _listing(self) -> tuple[list[str], list[str]]:
-        """The project's files not excluded, and every one (`project_files`), by
-        absolute path: walked once a run, for the files and the fingerprint."""
+    def _walked_folders(self) -> dict[str, set[str]]:
+        """The folders walked, each with the folders in it; none for a project of given files only."""
+        return {} if self.project.only else self._listing()[2]
+
+    def _listing(self) -> tuple[list[str], list[str], dict[str, set[str]]]:
+        """The project's files not excluded, every one, and the folders walked
+        (`project_files`), by absolute path: walked once a run, for the files,
+        the fingerprint and the lookups."""
         if self._walked is None:
             root = os.path.abspath(self.project.root)  # below an absolute root, the walk's paths are absolute
             self._walked = project_files(root, self.is_excluded, packages_only=self.project.loose)
@@ -425,6 +431,8 @@ class Workspace:
 
     def syntax_error(self, path: str, shown_as: str | None = None) -> Finding | None:
         """The file's JAX000 for a syntax error, Python's parser asked once per text."""
+        if path in self._valid:  # what `check_syntax` found, asked of every file of a warm run
+            return None
         digest = self.digest(path)
         if path in self.bad:
             return self.bad[path]
@@ -444,7 +452,14 @@ class Workspace:
         """Ask Python's parser about each text not known valid, in the pool for
         many: `syntax_error` then answers from the cache. The checked files the
         build did not parse were asked already (`_start_syntax_check`)."""
-        pending = [path for path in paths if path not in self.bad and path not in self._refusals and not self._known_valid(path)]
+        pending = []
+        for path in paths:
+            if path in self.bad or path in self._refusals:
+                continue
+            if self._known_valid(path):
+                self._valid.add(path)
+            else:
+                pending.append(path)
         asked, self._syntax_asked = self._syntax_asked, {}
         if self.pool is not None and len([path for path in pending if path not in asked]) >= 2 * _MIN_FILES_PER_WORKER:
             asked.update(self._ask_syntax([path for path in pending if path not in asked]))
