@@ -19,7 +19,7 @@ from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import FactsCache
-from jaxcheck.loading.files import located_files, real_path, skipped_because
+from jaxcheck.loading.files import Listing, located_files, project_files, real_path, skipped_because
 from jaxcheck.loading.notebook import is_notebook
 from jaxcheck.loading.project import Project, find_project
 from jaxcheck.loading.stamps import digest_of
@@ -87,6 +87,7 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
     result = Result()
     real_folders: dict[str, str] = {}  # folder -> its real path (`real_path`)
     projects: dict[str, Project] = {}  # folder -> the project of its files: found once a folder, not once a file
+    listings: dict[tuple, Listing] = {}  # `_walk_key` -> the project's walk, when a folder given is the project
     for path in paths:
         config = config_for(path)
         unreadable: list[tuple[str, str]] = []
@@ -94,7 +95,8 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
             absolute = os.path.abspath(path)
             folders = [(os.path.dirname(absolute), [(path, absolute, real_path(path, real_folders))])]
         else:
-            folders = list(located_files(path, config.is_excluded, unreadable, real_folders))
+            listing = None if alone else _project_walk(path, config, listings)
+            folders = list(located_files(path, config.is_excluded, unreadable, real_folders, listing))
         result.skipped.extend(unreadable)
         for folder, files in folders:
             # A file is never a folder here: its project is its folder's, found once a folder.
@@ -119,7 +121,8 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
         for project, (config, files) in groups.items():
             cache = cache_for(project) if cache_for is not None and not alone else None
             _check_project(
-                project, config, files, pool, use_cache and not alone, given, for_flake8, result, progress, cache
+                project, config, files, pool, use_cache and not alone, given, for_flake8, result, progress, cache,
+                listings.get(_walk_key(project.root, config)),
             )
     finally:
         if pool is not None:
@@ -130,9 +133,34 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
 _JUDGED: dict = {}  # for flake8, per process: project root -> its `_Judgement`
 
 
-def _check_project(project, config, files, pool, use_cache, given, for_flake8, result, progress=None, cache=None) -> None:
+def _project_walk(path: str, config: Config, listings: dict[str, Listing]) -> Listing | None:
+    """The walk of the project a folder given is (`project_files`), kept in
+    `listings` for its loader (`_walk_key`): one walk of a big project, not two. None for
+    a folder inside a project, or a folder of loose modules (the loader
+    walks only its packages)."""
+    if not os.path.isdir(path):
+        return None
+    project = find_project(path)
+    if project.root != os.path.abspath(path) or project.loose or project.only:
+        return None
+    key = _walk_key(project.root, config)
+    listing = listings.get(key)
+    if listing is None:
+        listing = listings[key] = project_files(project.root, config.is_excluded)
+    return listing
+
+
+def _walk_key(root: str, config: Config) -> tuple:
+    """What a project's walk depends on: its folder, and what the config excludes."""
+    return root, config.root, config.exclude
+
+
+def _check_project(
+    project, config, files, pool, use_cache, given, for_flake8, result, progress=None, cache=None, listing=None
+) -> None:
     """The findings of the checked `files` of one project (as given -> their
-    absolute paths), added to `result`."""
+    absolute paths), added to `result`; `listing`, the project's walk when
+    the run made it."""
     from jaxcheck.loading.loader import Workspace
 
     config = config.for_project(project.root)
@@ -145,7 +173,9 @@ def _check_project(project, config, files, pool, use_cache, given, for_flake8, r
             cache = FactsCache(project.cache_folder if use_cache else None)
         if cache.refused:
             result.notes.append(f"the cache was not used: {cache.refused}; remove it to let jaxcheck make its own")
-        workspace = Workspace(project, cache, pool, texts, list(files.values()), progress=progress, **_loading(config))
+        workspace = Workspace(
+            project, cache, pool, texts, list(files.values()), progress=progress, listing=listing, **_loading(config)
+        )
         results = _project_results(workspace, config)
         workspace.check_syntax([path for path in files.values() if path not in results])
     result.analysed.update(workspace.facts)

@@ -322,10 +322,14 @@ def test_a_stub_beside_its_source_is_skipped_with_a_note(tmp_path: Path) -> None
     assert {line.split(":")[0] for line in completed.stdout.splitlines()} == {"./m.py", "./alone.pyi"}
 
 
-def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch, capsys) -> None:
-    # Root lists a mode-000 folder anyway, so the refusal is made by hand.
+@pytest.mark.parametrize("a_project", [False, True])
+def test_a_folder_that_cannot_be_listed_is_named(tmp_path: Path, monkeypatch, capsys, a_project) -> None:
+    # Root lists a mode-000 folder anyway, so the refusal is made by hand. A
+    # project's folder given is walked once for the run and its loader.
     from jaxcheck.cli import main
 
+    if a_project:
+        write(tmp_path, "pyproject.toml", "[project]\nname = 'x'\n")
     write(tmp_path, "buggy.py", BUGGY)
     write(tmp_path, "locked/inside.py", BUGGY)
     locked = str(tmp_path / "locked")

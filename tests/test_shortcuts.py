@@ -24,6 +24,7 @@ import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 import jaxcheck.engine as engine
+import jaxcheck.loading.files as walking
 from jaxcheck.config import find_config
 from jaxcheck.extraction.tree import Positions
 from helpers import BUGGY, installed, jaxcheck_run
@@ -132,10 +133,11 @@ def _tree(root, names):
 @pytest.mark.parametrize("packages_only", [False, True])
 def test_one_walk_of_a_project_lists_what_a_walk_with_and_one_without_the_exclusions_did(tmp_path, packages_only):
     """`project_files` gives the loader both lists in one walk: the same
-    files, in the same order, as `python_files` walking twice, and every
-    folder walked with the folders in it."""
+    files, in the same order, as `os.walk` pruned as jaxcheck prunes, with
+    and without the exclusions; every folder walked with the folders in it;
+    and the checked files by folder, the links among them known."""
     from jaxcheck.config import Config
-    from jaxcheck.loading.files import project_files, python_files
+    from jaxcheck.loading.files import _searched, project_files, python_files
 
     _tree(
         tmp_path,
@@ -145,15 +147,32 @@ def test_one_walk_of_a_project_lists_what_a_walk_with_and_one_without_the_exclus
             ".venv/v.py", "node_modules/n.py", "x.egg-info/e.py", "pkg/__pycache__/p.py",
         ],
     )
+    (tmp_path / "pkg" / "alias.py").symlink_to(tmp_path / "top.py")
+    (tmp_path / "linked").symlink_to(tmp_path / "pkg", target_is_directory=True)
     config = Config(root=str(tmp_path), exclude=("build/", "skip_me.py", "!build/keep.py", "data/*.ipynb"))
     root = str(tmp_path)
-    checked, every, walked = project_files(root, config.is_excluded, packages_only)
-    assert checked == list(python_files(root, config.is_excluded, packages_only=packages_only))
-    assert every == list(python_files(root, lambda *_: False, packages_only=packages_only))
-    assert {os.path.dirname(path) for path in every} <= set(walked)
-    for folder, names in walked.items():
+
+    def walked(is_excluded):  # `os.walk`, pruned as jaxcheck prunes
+        found, excluded = [], set()
+        for folder, folders, files in os.walk(root):
+            below = folder in excluded
+            folders[:] = sorted(name for name in folders if _searched(root, folder, name, packages_only))
+            excluded.update(os.path.join(folder, name) for name in folders if below or is_excluded(os.path.join(folder, name), True))
+            for name in sorted(files):
+                path = os.path.join(folder, name)
+                if name.endswith((".py", ".pyi", ".ipynb")) and not below and not is_excluded(path, False):
+                    found.append(path)
+        return found
+
+    listing = project_files(root, config.is_excluded, packages_only)
+    assert listing.checked == walked(config.is_excluded) == list(python_files(root, config.is_excluded, packages_only=packages_only))
+    assert listing.every == walked(lambda *_: False)
+    assert {os.path.dirname(path) for path in listing.every} <= set(listing.walked)
+    for folder, names in listing.walked.items():
         assert names == {entry.name for entry in os.scandir(folder) if entry.is_dir()}, folder
-    assert len(checked) < len(every)
+    in_groups = [(os.path.join(folder, name), is_link) for folder, found in listing.groups for name, is_link in found]
+    assert in_groups == [(path, os.path.islink(path)) for path in listing.checked]
+    assert len(listing.checked) < len(listing.every) and not listing.unreadable
 
 
 def test_a_file_s_real_path_is_its_folder_s_unless_it_is_a_link(tmp_path, monkeypatch):
@@ -174,14 +193,16 @@ def test_a_file_s_real_path_is_its_folder_s_unless_it_is_a_link(tmp_path, monkey
         assert real_path(path, folders) == os.path.realpath(path), path
 
 
+@pytest.mark.parametrize("through_the_project_s_walk", [False, True])
 @pytest.mark.parametrize("spelled", ["root", ".", "./root/", "absolute"])
-def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkeypatch, spelled):
+def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkeypatch, spelled, through_the_project_s_walk):
     """`located_files` lists a folder once and finds each folder's absolute
     and real paths once: the files `os.walk` finds, in its order, with
     what `os.path.abspath` and `os.path.realpath` say of each, under the
-    absolute path of their folder."""
+    absolute path of their folder; the same from the project's walk of the
+    folder (`project_files`), spelled as the folder is given."""
     from jaxcheck.config import Config
-    from jaxcheck.loading.files import SKIPPED_FOLDERS, _searched, located_files
+    from jaxcheck.loading.files import SKIPPED_FOLDERS, _searched, located_files, project_files
 
     root = tmp_path / "root"
     _tree(root, ["a.py", "b.pyi", "n.ipynb", "z.txt", "pkg/__init__.py", "pkg/m.py", "pkg/sub/deep/d.py", "Zed/x.py",
@@ -208,7 +229,8 @@ def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkey
 
     expected = [(file, os.path.abspath(file), os.path.realpath(file)) for file in walked()]
     unreadable: list = []
-    by_folder = list(located_files(path, config.is_excluded, unreadable, {}))
+    listing = project_files(os.path.abspath(path), config.is_excluded) if through_the_project_s_walk else None
+    by_folder = list(located_files(path, config.is_excluded, unreadable, {}, listing))
     found = [file for _, files in by_folder for file in files]
     assert found == expected and not unreadable
     assert all(os.path.dirname(absolute) == folder for folder, files in by_folder for _, absolute, _ in files)
@@ -217,12 +239,18 @@ def test_located_files_are_what_a_walk_abspath_and_realpath_say(tmp_path, monkey
 
 
 def test_a_run_walks_a_project_once_for_its_files_and_once_for_the_loader(tmp_path):
-    """The loader's files and its fingerprint's come from one walk (`Workspace._listing`)."""
+    """The loader's files and its fingerprint's come from one walk
+    (`Workspace._listing`), and so do the run's when the folder given is the
+    project (`engine._project_walk`)."""
     _tree(tmp_path, ["pyproject.toml", "pkg/__init__.py", "pkg/a.py"])
-    with mock.patch("os.walk", wraps=os.walk) as walk:
+    with mock.patch("jaxcheck.loading.files._listed", wraps=walking._listed) as walk:
         result = engine.check([str(tmp_path)], find_config, jobs=1, use_cache=False)
     assert result.files == 2
-    assert walk.call_count == 1  # the project around the paths given (`located_files` lists those)
+    assert walk.call_count == 1  # the folder given is the project: its files and the loader's, from one walk
+    with mock.patch("jaxcheck.loading.files._listed", wraps=walking._listed) as walk:
+        result = engine.check([str(tmp_path / "pkg")], find_config, jobs=1, use_cache=False)
+    assert result.files == 2
+    assert walk.call_count == 2  # a folder inside the project, then the project around it
 
 
 def test_display_paths_and_module_names_are_what_relpath_says(tmp_path, monkeypatch):
@@ -380,7 +408,8 @@ def test_the_walk_answers_the_lookups_as_the_disk_does(tmp_path):
     (tmp_path / "src" / "pkg" / "alias.py").symlink_to(tmp_path / "top.py")
     config = Config(root=str(tmp_path), exclude=("gen/",))
     workspace = Workspace(find_project(str(tmp_path / "top.py")), FactsCache(None), is_excluded=config.is_excluded)
-    is_file, is_dir = workspace._is_file(), workspace._is_dir()
+    is_dir = workspace._is_dir()
+    is_file = workspace._is_file(is_dir)
     names = [
         "pkg", "pkg.mod", "pkg.mod.attr", "pkg.ns", "pkg.ns.deep.leaf", "pkg.ns.missing.x", "pkg.stub", "pkg.data.x",
         "pkg.both.inner", "pkg.alias", "gen.made", "gen.sub.more", "venv.lib", ".venv.lib.venvmod", "node_modules.nm",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 # Folders no one wants linted: version control, caches, environments (flake8's
 # defaults, plus virtualenvs and tool caches).
@@ -52,10 +52,11 @@ def python_files(
     they are packages (hold an `__init__.py`).
     """
     if os.path.isdir(path):
-        for folder, found in _listed(path, is_excluded, unreadable if unreadable is not None else [], packages_only):
+        for folder, _, found, _ in _listed(path, is_excluded, unreadable if unreadable is not None else [], packages_only):
             prefix = os.path.join(folder, "")
-            for name, _ in found:
-                yield prefix + name
+            for name, _, checked in found:
+                if checked:
+                    yield prefix + name
     elif not is_excluded(path, False):
         yield path
 
@@ -88,41 +89,42 @@ def skipped_because(path: str) -> str:
     return ""
 
 
-def project_files(
-    root: str, is_excluded: Callable[[str, bool], bool], packages_only: bool = False
-) -> tuple[list[str], list[str], dict[str, set[str]]]:
+class Listing(NamedTuple):
+    """A project folder walked once (`project_files`), every path below its root as the root is spelled."""
+
+    checked: list[str]  # the files not excluded, in the walk's order (`python_files`)
+    every: list[str]  # every file, excluded or not
+    walked: dict[str, set[str]]  # each folder walked -> the names of the folders in it, searched or not
+    groups: list[tuple[str, list[tuple[str, bool]]]]  # each folder -> its files of `checked`: (name, whether a link)
+    unreadable: list[tuple[str, str]]  # the folders outside the excluded ones that could not be listed, and why
+
+
+def project_files(root: str, is_excluded: Callable[[str, bool], bool], packages_only: bool = False) -> Listing:
     """The files of a project folder in one walk: those not excluded, and
     every one, excluded or not (`python_files` of each), in its order; and
     each folder walked, as `os.path.dirname` spells its files' folder, with
-    the names of the folders in it (searched or not), for the lookups to ask
-    instead of the disk.
+    the names of the folders in it, for the lookups to ask instead of the disk.
 
     A project's analysis needs both lists (the fingerprint counts excluded
     files too), and in a monorepo a second walk costs as much as the first:
     so the folders the config excludes are walked too, their files listed as
-    excluded. A folder that cannot be listed is left out of all three."""
+    excluded. A folder that cannot be listed is left out. When the project
+    is the folder given, the run's files come from the same walk
+    (`located_files`)."""
     checked: list[str] = []
     every: list[str] = []
     walked: dict[str, set[str]] = {}
-    excluded_folders: set[str] = set()
-    for folder, folders, files in os.walk(root):
-        walked[folder] = set(folders)
-        below_excluded = folder in excluded_folders
-        folders[:] = sorted(name for name in folders if _searched(root, folder, name, packages_only))
-        if not below_excluded:
-            excluded_folders.update(
-                os.path.join(folder, name) for name in folders if is_excluded(os.path.join(folder, name), True)
-            )
-        else:
-            excluded_folders.update(os.path.join(folder, name) for name in folders)
+    groups: list[tuple[str, list[tuple[str, bool]]]] = []
+    unreadable: list[tuple[str, str]] = []
+    for folder, excluded, found, folders in _listed(root, is_excluded, unreadable, packages_only, into_excluded=True):
+        walked[folder] = folders
         prefix = os.path.join(folder, "")
-        for name in sorted(files):
-            if name.endswith(_SUFFIXES):
-                path = prefix + name
-                every.append(path)
-                if not below_excluded and not is_excluded(path, False):
-                    checked.append(path)
-    return checked, every, walked
+        every += [prefix + name for name, _, _ in found]
+        if not excluded:
+            group = [(name, is_link) for name, is_link, is_checked in found if is_checked]
+            checked += [prefix + name for name, _ in group]
+            groups.append((folder, group))
+    return Listing(checked, every, walked, groups, unreadable)
 
 
 def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
@@ -136,18 +138,25 @@ def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
 
 
 def _listed(
-    top: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], packages_only: bool
-) -> Iterator[tuple[str, list[tuple[str, bool]]]]:
-    """Each folder below `top` and its files, (name, whether it is a link),
-    in the order `os.walk` gives them, folders and files sorted. A link to a
-    folder is not followed, as flake8 does not: it may lead out of the
-    project (`ln -s /usr x`) or back into it (a loop). What a folder's
-    listing says of an entry (a link or not) is kept: a big project's files
-    are not asked of the disk once more each. A folder at a time: a path is
-    its folder's prefix and a name, not a join a file."""
-    pending = [top]
+    top: str,
+    is_excluded: Callable[[str, bool], bool],
+    unreadable: list[tuple[str, str]],
+    packages_only: bool,
+    into_excluded: bool = False,
+) -> Iterator[tuple[str, bool, list[tuple[str, bool, bool]], set[str]]]:
+    """Each folder below `top`, whether the config excludes it (or one above
+    it), its files (name, whether it is a link, whether it is checked: not
+    excluded) and the names of the folders in it, in the order `os.walk`
+    gives them, folders and files sorted. The excluded folders are walked
+    only `into_excluded`; a folder that cannot be listed there is not told
+    of. A link to a folder is not followed, as flake8 does not: it may lead
+    out of the project (`ln -s /usr x`) or back into it (a loop). What a
+    folder's listing says of an entry (a link or not) is kept: a big
+    project's files are not asked of the disk once more each. A folder at a
+    time: a path is its folder's prefix and a name, not a join a file."""
+    pending = [(top, False)]
     while pending:
-        folder = pending.pop()
+        folder, excluded = pending.pop()
         try:
             with os.scandir(folder) as entries:
                 folders, files = [], []
@@ -161,16 +170,21 @@ def _listed(
                     elif entry.name.endswith(_SUFFIXES):
                         files.append(entry)
         except OSError as error:
-            unreadable.append((error.filename or folder, f"cannot read the folder: {error.strerror or error}"))
+            if not excluded:
+                unreadable.append((error.filename or folder, f"cannot read the folder: {error.strerror or error}"))
             continue
         prefix = os.path.join(folder, "")
         files.sort(key=_name)
-        yield folder, [(entry.name, entry.is_symlink()) for entry in files if not is_excluded(prefix + entry.name, False)]
+        yield folder, excluded, [
+            (entry.name, entry.is_symlink(), not excluded and not is_excluded(prefix + entry.name, False)) for entry in files
+        ], {entry.name for entry in folders}
         below = []
         for entry in sorted(folders, key=_name):
             path = prefix + entry.name
-            if _searched(top, folder, entry.name, packages_only) and not is_excluded(path, True) and not entry.is_symlink():
-                below.append(path)
+            if _searched(top, folder, entry.name, packages_only) and not entry.is_symlink():
+                skipped = excluded or is_excluded(path, True)
+                if into_excluded or not skipped:
+                    below.append((path, skipped))
         pending.extend(reversed(below))  # the first folder is walked next, as `os.walk` does
 
 
@@ -179,22 +193,36 @@ def _name(entry: os.DirEntry) -> str:
 
 
 def located_files(
-    path: str, is_excluded: Callable[[str, bool], bool], unreadable: list[tuple[str, str]], real_folders: dict[str, str]
+    path: str,
+    is_excluded: Callable[[str, bool], bool],
+    unreadable: list[tuple[str, str]],
+    real_folders: dict[str, str],
+    listing: Listing | None = None,
 ) -> Iterator[tuple[str, list[tuple[str, str, str]]]]:
     """Each folder's absolute path and (the file as spelled, its absolute
     path, its real path) of each of its files `python_files` gives for
     `path`: a folder's absolute and real paths are found once for all its
     files (`real_path`), and a file found in a folder is known for a link by
-    the folder's listing."""
+    the folder's listing. `listing`: the project's walk of the same folder
+    (`project_files`), whose paths are spelled as `path` spells them here."""
     if not os.path.isdir(path):
         if not is_excluded(path, False):
             absolute = os.path.abspath(path)
             yield os.path.dirname(absolute), [(path, absolute, real_path(path, real_folders))]
         return
-    for folder, found in _listed(path, is_excluded, unreadable, False):
+    if listing is None:
+        groups: Iterable = (
+            (folder, [(name, is_link) for name, is_link, checked in found if checked])
+            for folder, _, found, _ in _listed(path, is_excluded, unreadable, False)
+        )
+    else:
+        root = os.path.join(os.path.abspath(path), "")
+        unreadable += [(_spelled(folder, root, path), why) for folder, why in listing.unreadable]
+        groups = listing.groups
+    for folder, found in groups:
         if not found:
             continue
-        spelled = os.path.join(folder, "")
+        spelled = os.path.join(folder if listing is None else _spelled(folder, root, path), "")
         absolute = os.path.abspath(folder)
         real = real_folders.get(absolute)
         if real is None:
@@ -204,3 +232,9 @@ def located_files(
             (spelled + name, absolute_prefix + name, os.path.realpath(spelled + name) if is_link else real_prefix + name)
             for name, is_link in found
         ]
+
+
+def _spelled(folder: str, root: str, path: str) -> str:
+    """A folder of a walk of `root` (an absolute path, ending in a separator)
+    as a walk of `path`, the same folder spelled as given, spells it."""
+    return os.path.join(path, folder[len(root) :]) if folder.startswith(root) else path

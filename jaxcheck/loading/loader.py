@@ -23,7 +23,7 @@ from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading import lanes
 from jaxcheck.loading.cache import FactsCache, cache_key
 from jaxcheck.loading.codec import decode, encode
-from jaxcheck.loading.files import project_files
+from jaxcheck.loading.files import Listing, project_files
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import Project
@@ -62,6 +62,7 @@ class Workspace:
         keywords: tuple[str, ...] = (),
         settings: str = "",
         progress=None,
+        listing: Listing | None = None,
     ) -> None:
         self.project = project
         self.is_excluded = is_excluded  # the config's `exclude`
@@ -89,7 +90,7 @@ class Workspace:
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted, in this run or one the cache recalls
-        self._walked: tuple[list[str], list[str], dict[str, set[str]]] | None = None  # `_listing`
+        self._walked: Listing | None = listing  # `_listing`: the project's walk, when the run walked it already
         self._offered: dict[str, set[str]] = {}  # module -> what it offers its users (`build`)
         self._confirming: dict = {}  # path -> (the children reading it with LibCST, its index there): `confirm_soon`
         self._noted_names: dict[str, set[str]] = {}  # display path -> `named_modules` of facts read in a wave
@@ -99,7 +100,7 @@ class Workspace:
         """Every Python file of the project, and the files named or given besides."""
         if self.project.only:
             return list(self.project.only)
-        files, _, _ = self._listing()
+        files = self._listing().checked
         known = set(files)
         # A stub beside its module describes the same module: the module speaks for it.
         files = [path for path in files if not (path.endswith(".pyi") and path[:-1] in known)]
@@ -156,11 +157,11 @@ class Workspace:
         """Whether the files read from outside the walk (`outside_walk`) are as they were."""
         return all(self.digest(path) == digest for path, digest in outside.items())
 
-    def _is_file(self):
+    def _is_file(self, is_dir):
         """`os.path.isfile` for the paths a lookup tries, answered from the walk
         in the folders it walked (it listed every Python file there), asked
-        of the disk elsewhere: a link, a skipped folder, a folder that does
-        not exist (asked once)."""
+        of the disk elsewhere: a link, a skipped folder (`is_dir` asked of
+        the folder first, once)."""
         listed = set(self._everything())
         walked = self._walked_folders()
         folders: dict[str, bool] = {}
@@ -171,7 +172,7 @@ class Workspace:
                 return path in listed
             found = folders.get(folder)
             if found is None:
-                found = folders[folder] = os.path.isdir(folder)
+                found = folders[folder] = is_dir(folder)
             return found and os.path.isfile(path)
 
         return is_file
@@ -225,7 +226,8 @@ class Workspace:
             return False
         if self.project.import_roots(files) != loading["import_roots"]:
             return False
-        is_file, is_dir = self._is_file(), self._is_dir()
+        is_dir = self._is_dir()
+        is_file = self._is_file(is_dir)
         if any(self.project.module_paths(module, is_file) != paths for module, paths in loading["lookups"].items()):
             return False
         if any(self.project.holds_modules(module, is_dir) != held for module, held in loading["folders"].items()):
@@ -236,13 +238,13 @@ class Workspace:
 
     def _everything(self) -> list[str]:
         """Every file the walk found, excluded or not; none for a project of given files only."""
-        return [] if self.project.only else self._listing()[1]
+        return [] if self.project.only else self._listing().every
 
     def _walked_folders(self) -> dict[str, set[str]]:
         """The folders walked, each with the folders in it; none for a project of given files only."""
-        return {} if self.project.only else self._listing()[2]
+        return {} if self.project.only else self._listing().walked
 
-    def _listing(self) -> tuple[list[str], list[str], dict[str, set[str]]]:
+    def _listing(self) -> Listing:
         """The project's files not excluded, every one, and the folders walked
         (`project_files`), by absolute path: walked once a run, for the files,
         the fingerprint and the lookups."""

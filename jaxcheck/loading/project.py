@@ -62,11 +62,8 @@ class Project:
         relative = module.replace(".", os.sep)
         candidates = []
         for root in self.source_roots:
-            candidates += [
-                os.path.join(root, relative + ".py"),
-                os.path.join(root, relative, "__init__.py"),
-                os.path.join(root, relative + ".pyi"),
-            ]
+            base = os.path.join(root, relative)  # `os.path.join(root, relative + ".py")`, joined once
+            candidates += [base + ".py", os.path.join(base, "__init__.py"), base + ".pyi"]
         inside = self.root.rstrip(os.sep) + os.sep
         return [path for path in candidates if path.startswith(inside) and is_file(path)]
 
