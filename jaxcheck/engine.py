@@ -141,7 +141,7 @@ def _project_walk(path: str, config: Config, listings: dict[str, Listing]) -> Li
     if not os.path.isdir(path):
         return None
     project = find_project(path)
-    if project.root != os.path.abspath(path) or project.loose or project.only:
+    if project.root != os.path.abspath(path) or project.loose:
         return None
     key = _walk_key(project.root, config)
     listing = listings.get(key)
