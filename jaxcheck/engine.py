@@ -133,7 +133,7 @@ def _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progres
 _JUDGED: dict = {}  # for flake8, per process: project root -> its `_Judgement`
 
 
-def _project_walk(path: str, config: Config, listings: dict[str, Listing]) -> Listing | None:
+def _project_walk(path: str, config: Config, listings: dict[tuple, Listing]) -> Listing | None:
     """The walk of the project a folder given is (`project_files`), kept in
     `listings` for its loader (`_walk_key`): one walk of a big project, not two. None for
     a folder inside a project, or a folder of loose modules (the loader
