@@ -157,6 +157,17 @@ def test_a_project_without_a_requirement_declares_nothing(tmp_path: Path):
     assert declared_target(str(tmp_path)) is None
 
 
+def test_jax_is_known_by_its_canonical_name_however_spelled_and_only_by_it(tmp_path: Path):
+    """A requirement is on jax when its name is `jax` once canonical (any case);
+    a name that only holds "jax" (jaxlib, jax-md, flax) is not."""
+    write(tmp_path, "requirements.txt", "jaxlib>=0.9\njax-md>=0.2\nflax>=0.1\nJAX[cpu]>=0.4.30 ; python_version > '3.9'\n")
+    write(tmp_path, "pyproject.toml", '[tool.poetry.dependencies]\nJax = "^0.4.31"\nJax_lib = "^0.1"\n')
+    target = declared_target(str(tmp_path))
+    assert (target.low, target.high) == ("0.4.31", "0.5"), target
+    assert "JAX[cpu]" in target.source and 'jax = "^0.4.31"' in target.source.lower()
+    assert "jaxlib" not in target.source and "jax-md" not in target.source and "flax" not in target.source
+
+
 def test_without_a_requirement_the_installed_jax_is_read_not_imported(tmp_path: Path):
     installed = metadata.version("jax")
     target = inferred_target(str(tmp_path))
