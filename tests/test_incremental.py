@@ -204,6 +204,38 @@ def test_stamps_from_another_user_or_a_repository_are_not_trusted(tmp_path: Path
     assert Stamps(FactsCache(str(folder)), ()).known(str(path)) is None
 
 
+def test_stamps_are_saved_once_enough_of_them_changed_and_the_findings_never_wait_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An edit in a big project leaves the stamps as they are: the next run reads that file again.
+    (tmp_path / "m000.py").write_text(BUG)
+    for n in range(1, 128):
+        (tmp_path / f"m{n:03}.py").write_text(f"x = {n}\n")
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'many'\n")
+    for path in tmp_path.iterdir():
+        os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
+    monkeypatch.chdir(tmp_path)
+    reads = []
+    read_source = loader.read_source
+    monkeypatch.setattr(loader, "read_source", lambda path: reads.append(os.path.basename(path)) or read_source(path))
+    before = findings(use_cache=True)
+    saved = (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes()
+    edit(tmp_path / "m000.py", BUG.replace("static_argnums=(1,)", "static_argnums=()"))  # offers the same names
+    assert findings(use_cache=True) == findings(use_cache=False) == [] != before
+    assert (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes() == saved  # a file of 128 changed
+    reads.clear()
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    assert reads.count("m000.py") == 2  # by the run with the cache (its stamp was not saved) and the one without
+    edited = ["m001.py", "m002.py", "m003.py"]  # with m000.py, 4 of 128: a 32nd
+    for name in edited:
+        edit(tmp_path / name, "y = 0\n")
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    assert (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes() != saved
+    reads.clear()
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    assert [reads.count(name) for name in ["m000.py", *edited]] == [1] * 4  # by the run without the cache only
+
+
 SETTINGS = """class Settings:
     def __init__(self, steps):
         self.steps = steps
