@@ -250,8 +250,8 @@ def main() -> None:
             run("flake8 + jaxcheck, warm", [python, "-c", _FLAKE8_WITH, "jaxcheck", *flake8])
             for n in (2, 4):
                 run(f"jaxcheck --jobs 1, {n}x corpus", [*jaxcheck, "--no-cache", "--jobs", "1", *copies[:n]], cwd=root)
-            # Untimed: the module the last round edited was written in its run's racy second, so
-            # the run after it reads that file again; the warm row is of a run where nothing changed.
+            # Untimed: the warm row follows a run where nothing changed, not the last round's
+            # JAX-module edit (whose run left that file's stamp out: written in its racy second).
             measure([*jaxcheck, "--jobs", "1", "."], mono)
             run("monorepo, warm", [*jaxcheck, "--jobs", "1", "."], cwd=mono)
             monorepo.edit(mono)
