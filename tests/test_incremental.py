@@ -318,6 +318,38 @@ def test_an_edit_of_a_file_that_takes_no_part_looks_up_the_names_the_judgement_l
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
+def test_an_edit_of_a_file_that_takes_no_part_asks_the_disk_only_where_the_walk_cannot_answer(tmp_path, monkeypatch):
+    """The walk lists every Python file and folder of the folders it walked:
+    a name looked up there resolves again as it did while the listing is
+    the same, so an edit asks again only of the names it cannot answer (a
+    skipped folder). A folder linked in where a name was missing changes
+    the listing, and the findings follow."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    files = {"pkg/__init__.py": "", "pkg/notes.py": "", "pkg/integrate.py": INTEGRATE.format(module="pkg.sub.settings")}
+    _project(project, {**files, "pkg/local.py": INTEGRATE.format(module="venv.settings"), "venv/pyvenv.cfg": ""})
+    _project(tmp_path / "elsewhere", {"settings.py": SETTINGS})
+    monkeypatch.chdir(project)
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    asked: list[str] = []
+    module_paths = loader.Project.module_paths
+    monkeypatch.setattr(loader.Project, "module_paths", lambda self, module, *rest: asked.append(module) or module_paths(self, module, *rest))
+    _project(project, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})
+    assert findings(use_cache=True) == []
+    assert "venv.settings" in asked and not {"pkg", "pkg.sub", "pkg.integrate"} & set(asked)
+    (project / "pkg" / "sub").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]  # no file of the walk changed
+    assert findings(use_cache=True) == findings(use_cache=False)
+    (project / "pkg" / "sub").unlink()
+    (project / "pkg" / "__pycache__").mkdir()  # a folder no lookup asked about
+    _project(project, {"pkg/notes.py": ""})
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    _project(project, {"venv/settings.py": SETTINGS})  # in a skipped folder: the walk cannot answer
+    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
+    assert findings(use_cache=True) == findings(use_cache=False)
+
+
 def test_an_edit_of_a_file_that_takes_no_part_asks_again_which_folders_are_import_roots(tmp_path, monkeypatch):
     # `services/trainer/pkg` is imported as `pkg`, until a `pkg` folder at the root takes the name.
     root = "services/trainer/pkg"

@@ -30,7 +30,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.codec import decode, decode_finding, encode
 from jaxcheck.loading.source import SourceError, read_bytes
 
-FORMAT = 30
+FORMAT = 31
 _CODE = re.compile(r"JAX\d{3}")
 _IGNORE = "# jaxcheck's cache: never commit it\n*\n"
 _OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|loading\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
@@ -88,8 +88,9 @@ class FactsCache:
 
     def load_results(self) -> tuple[str, dict, dict] | None:
         """The last findings stored, whatever has changed since: the fingerprint
-        of the files they were judged on, the digests of the files read from
-        outside the project's walk, and the findings by path."""
+        of the files they were judged on, what the judgement read from
+        outside the project's walk (`Workspace.outside_walk`), and the
+        findings by path."""
         entry = self._read("results.json")
         try:
             if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__:
@@ -98,7 +99,11 @@ class FactsCache:
                     for path, (found, failed) in entry["results"].items()
                 }
                 outside = entry["outside"]
-                if not (isinstance(outside, dict) and all(isinstance(digest, str) for digest in outside.values())):
+                if not (
+                    isinstance(outside["read"], dict)
+                    and all(isinstance(digest, str) for digest in outside["read"].values())
+                    and _lookups(outside)
+                ):
                     return None
                 self._judgement = _string(entry["judgement"])
                 return _string(entry["fingerprint"]), outside, results
@@ -389,7 +394,7 @@ def _is_verdicts(found) -> bool:
 
 def _loading(entry) -> dict:
     """What decided the files a judgement read, if it has the shape `Workspace.loading` gives it."""
-    read, bad, offered, lookups = entry["read"], entry["bad"], entry["offered"], entry["lookups"]
+    read, bad, offered = entry["read"], entry["bad"], entry["offered"]
     if not (
         isinstance(entry["base"], str)
         and isinstance(entry["listing"], str)
@@ -401,13 +406,23 @@ def _loading(entry) -> dict:
         and all(isinstance(names, list) and all(isinstance(name, str) for name in names) for names in offered.values())
         and isinstance(entry["import_roots"], dict)
         and all(isinstance(module, str) for module in entry["import_roots"].values())
-        and isinstance(lookups, dict)
-        and all(isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in lookups.values())
-        and isinstance(entry["folders"], dict)
-        and all(type(held) is bool for held in entry["folders"].values())
+        and _lookups(entry)
+        and isinstance(entry["walk"], dict)
+        and all(type(state) is str for state in entry["walk"].values())
     ):
         raise TypeError("a record no run writes")
     return entry
+
+
+def _lookups(entry) -> bool:
+    """Whether the lookups the walk does not answer (`Workspace.loading`) have their shape."""
+    lookups, folders = entry["lookups"], entry["folders"]
+    return (
+        isinstance(lookups, dict)
+        and all(isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in lookups.values())
+        and isinstance(folders, dict)
+        and all(type(held) is bool for held in folders.values())
+    )
 
 
 def _string(value) -> str:

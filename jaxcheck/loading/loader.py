@@ -38,6 +38,10 @@ _MIN_FILES_PER_WORKER = 8
 _CHUNK = 16  # files per job of a text test (syntax, users) shared with other processes: fewer round trips
 
 
+# What the walk knows of a folder (`Workspace._walk_state`).
+_WALKED, _LISTED, _ABSENT = "walked", "listed", "absent"
+
+
 def display_path(path: str) -> str:
     """How messages name another file: relative to the working folder when below it."""
     absolute = os.path.abspath(path)
@@ -91,6 +95,7 @@ class Workspace:
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
         self._valid: set[str] = set()  # paths whose text Python accepted, in this run or one the cache recalls
         self._walked: Listing | None = listing  # `_listing`: the project's walk, when the run walked it already
+        self._listed_set: set[str] | None = None  # `_listed`
         self._offered: dict[str, set[str]] = {}  # module -> what it offers its users (`build`)
         self._confirming: dict = {}  # path -> (the children reading it with LibCST, its index there): `confirm_soon`
         self._noted_names: dict[str, set[str]] = {}  # display path -> `named_modules` of facts read in a wave
@@ -108,7 +113,8 @@ class Workspace:
 
     def fingerprint(self, files: list[str]) -> str:
         """Changes when anything the project's findings depend on changes: a
-        file's text, the set of files, jaxcheck, the configured transforms and
+        file's text, the set of files, the folders the walk found (where
+        names resolve: `_walk_state`), jaxcheck, the configured transforms and
         classes, or the folder messages are relative to.
 
         Excluded files count too: a class or base they define is still read.
@@ -116,6 +122,7 @@ class Workspace:
         digest = hashlib.sha256(self._base().encode())
         everything = self._everything()
         named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
+        named += "".join(f"\1{folder}\0{'/'.join(sorted(names))}" for folder, names in self._walked_folders().items())
         digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
 
@@ -133,8 +140,17 @@ class Workspace:
         """What decided which files `build` read, for `loads_as` to ask of a
         later run: the files of the project, the texts of those read, what
         the taking-part files offer to their users, the import roots, and
-        what each module name looked up resolved to (files outside the walk
-        count too: a link, a skipped folder)."""
+        what each module name looked up resolved to. The walk answers most
+        lookups: for those, what it said of the folders they asked about
+        (`walk`), and the listing speaks for their files; the others (a link,
+        a skipped folder) are asked of the disk again."""
+        lookups, folders, walk = {}, {}, {}
+        for module, paths in self._module_paths.items():
+            if not self._walk_answers(module, False, walk):
+                lookups[module] = paths
+        for module, held in self._module_folders.items():
+            if not self._walk_answers(module, True, walk):
+                folders[module] = held
         return {
             "base": self._base(),
             "listing": self._listing_digest(files),
@@ -142,34 +158,42 @@ class Workspace:
             "bad": list(self.bad),
             "offered": {module: sorted(names) for module, names in self._offered.items() if names},
             "import_roots": self.import_roots,
-            "lookups": self._module_paths,
-            "folders": self._module_folders,
+            "lookups": lookups,
+            "folders": folders,
+            "walk": walk,
         }
 
-    def outside_walk(self, files: list[str], loading: dict) -> dict[str, str]:
-        """The files `loading` says the judgement read from outside the
-        project's walk (through a link, in a skipped folder), and their
-        digests: the fingerprint speaks for the others."""
+    def outside_walk(self, files: list[str], loading: dict) -> dict:
+        """What the judgement read from outside the project's walk (through a
+        link, in a skipped folder), which the fingerprint does not speak for:
+        the digests of those files, and the lookups the walk does not answer."""
         listed = {*files, *self._everything()}
-        return {path: digest for path, digest in loading["read"].items() if path not in listed}
+        read = {path: digest for path, digest in loading["read"].items() if path not in listed}
+        return {"read": read, "lookups": loading["lookups"], "folders": loading["folders"]}
 
-    def read_as(self, outside: dict[str, str]) -> bool:
-        """Whether the files read from outside the walk (`outside_walk`) are as they were."""
-        return all(self.digest(path) == digest for path, digest in outside.items())
+    def read_as(self, outside: dict) -> bool:
+        """Whether what the judgement read from outside the walk (`outside_walk`) is as it was."""
+        return all(self.digest(path) == digest for path, digest in outside["read"].items()) and self._looks_up_as(outside)
+
+    def _looks_up_as(self, loading: dict) -> bool:
+        """Whether the lookups the walk does not answer find what they found for `loading`."""
+        is_dir = self._is_dir()
+        is_file = self._is_file(is_dir)
+        return all(self.project.module_paths(module, is_file) == paths for module, paths in loading["lookups"].items()) and all(
+            self.project.holds_modules(module, is_dir) == held for module, held in loading["folders"].items()
+        )
 
     def _is_file(self, is_dir):
         """`os.path.isfile` for the paths a lookup tries, answered from the walk
-        in the folders it walked (it listed every Python file there), asked
-        of the disk elsewhere: a link, a skipped folder (`is_dir` asked of
-        the folder first, once)."""
-        listed = set(self._everything())
-        walked = self._walked_folders()
+        where it can (`_walk_file`), asked of the disk elsewhere: a link, a
+        skipped folder (`is_dir` asked of the folder first, once)."""
         folders: dict[str, bool] = {}
 
         def is_file(path: str) -> bool:
+            known = self._walk_file(path)
+            if known is not None:
+                return known
             folder = os.path.dirname(path)
-            if folder in walked:
-                return path in listed
             found = folders.get(folder)
             if found is None:
                 found = folders[folder] = is_dir(folder)
@@ -178,18 +202,79 @@ class Workspace:
         return is_file
 
     def _is_dir(self):
-        """`os.path.isdir` for the folders a lookup tries, answered from the
-        walk in the folders it walked (it listed the folders in each),
-        asked of the disk elsewhere (a link, a skipped folder)."""
-        walked = self._walked_folders()
+        """`os.path.isdir` for the folders a lookup tries, answered from the walk
+        where it can (`_walk_folder`), asked of the disk elsewhere."""
 
         def is_dir(path: str) -> bool:
-            folder, name = os.path.split(path.rstrip(os.sep))
-            if folder in walked:
-                return name in walked[folder]
-            return os.path.isdir(path)
+            known = self._walk_folder(path)
+            return known if known is not None else os.path.isdir(path)
 
         return is_dir
+
+    def _walk_file(self, path: str) -> bool | None:
+        """Whether the path is a Python file, as the walk tells (it listed every
+        Python file of the folders it walked, and the folders in them); None
+        where it cannot tell."""
+        state = self._walk_state(os.path.dirname(path))
+        if state == _WALKED:
+            return path in self._listed()
+        return False if state == _ABSENT else None
+
+    def _walk_folder(self, path: str) -> bool | None:
+        """Whether the path is a folder, as the walk of the folder holding it
+        tells; None where it walked no such folder."""
+        state = self._walk_state(path)
+        return None if state is None else state != _ABSENT
+
+    def _walk_state(self, folder: str) -> str | None:
+        """What the walk knows of a folder: walked, listed in a folder walked
+        (and not walked: a link, a skipped folder), or absent from one; None
+        where it walked no folder holding it."""
+        walked = self._walked_folders()
+        if folder.rstrip(os.sep) in walked:
+            return _WALKED
+        parent, name = os.path.split(folder.rstrip(os.sep))
+        names = walked.get(parent)
+        if names is None:
+            return None
+        return _LISTED if name in names else _ABSENT
+
+    def _walk_answers(self, module: str, folder: bool, walk: dict[str, str]) -> bool:
+        """Whether the walk answers every question the lookup of the module's
+        files (or, `folder`, of its folder) asks; if so, what it said of each
+        folder asked about goes into `walk`. While the walk says the same of
+        them and lists the same files, the lookup's answer stands (`loads_as`)."""
+        states: dict[str, str | None] = {}
+
+        answered = True
+
+        def is_file(path: str) -> bool:
+            nonlocal answered
+            states[os.path.dirname(path)] = self._walk_state(os.path.dirname(path))
+            known = self._walk_file(path)
+            answered = answered and known is not None
+            return bool(known)
+
+        def is_dir(path: str) -> bool:
+            nonlocal answered
+            states[path.rstrip(os.sep)] = self._walk_state(path)
+            known = self._walk_folder(path)
+            answered = answered and known is not None
+            return bool(known)
+
+        if folder:
+            self.project.holds_modules(module, is_dir)
+        else:
+            self.project.module_paths(module, is_file)
+        if answered:
+            walk.update(states)
+        return answered
+
+    def _listed(self) -> set[str]:
+        """Every file the walk found, as a set (`_walk_file`)."""
+        if self._listed_set is None:
+            self._listed_set = set(self._everything())
+        return self._listed_set
 
     def loads_as(self, files: list[str], loading: dict) -> bool:
         """Whether `build` would read the same files with the same texts as
@@ -226,11 +311,9 @@ class Workspace:
             return False
         if self.project.import_roots(files) != loading["import_roots"]:
             return False
-        is_dir = self._is_dir()
-        is_file = self._is_file(is_dir)
-        if any(self.project.module_paths(module, is_file) != paths for module, paths in loading["lookups"].items()):
+        if any(self._walk_state(folder) != state for folder, state in loading["walk"].items()):
             return False
-        if any(self.project.holds_modules(module, is_dir) != held for module, held in loading["folders"].items()):
+        if not self._looks_up_as(loading):
             return False
         bad = set(loading["bad"])
         self.facts = {path: None for path in read if path not in bad}  # who took part, as `drop_facts` keeps it
