@@ -28,7 +28,6 @@ import queue
 import signal
 import sys
 import threading
-from multiprocessing.connection import Pipe, wait
 from typing import Callable, Sequence
 
 from jaxcheck.failures import deep_recursion
@@ -121,6 +120,8 @@ class Beside:
         self._counter = Counter()
         self._readers: list = []
         self._pids: list[int] = []
+        from multiprocessing.connection import Pipe  # loaded when a run forks: a run of one process never does
+
         try:
             for _ in range(children):
                 reader, writer = Pipe(duplex=False)
@@ -149,6 +150,8 @@ class Beside:
         idle: Callable[[], None] = lambda: None,
     ) -> list:
         """Each item's result, as `shared` says; the children waited for."""
+        from multiprocessing.connection import wait
+
         results = [MISSING] * len(self._items)
         readers, take = self._readers, self._counter.take
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
@@ -31,6 +30,9 @@ from jaxcheck.loading.references import Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
 from jaxcheck.loading.syntax import ASK_LIBCST, syntax_error_of, without_lone_continuations
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 _MAX_WAVES = 12
 _MAX_REEXPORTS = 16
@@ -548,6 +550,10 @@ class Workspace:
         asked, self._syntax_asked = self._syntax_asked, {}
         if self.pool is not None and len([path for path in pending if path not in asked]) >= 2 * _MIN_FILES_PER_WORKER:
             asked.update(self._ask_syntax([path for path in pending if path not in asked]))
+        if not asked:
+            return
+        from concurrent.futures.process import BrokenProcessPool  # asked only of a pool: a run of one process never loads it
+
         try:
             for path in pending:
                 future = asked.get(path)
@@ -596,6 +602,8 @@ class Workspace:
 
     def _ask_syntax(self, paths: list[str]) -> dict[str, Future]:
         """Each path -> the future of its chunk's verdicts (path -> JAX000 or None)."""
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             executor = self.pool.get()
             asked = {}
@@ -734,6 +742,8 @@ class Workspace:
             return self._in_lanes(jobs, told, share=len(jobs) >= fewest, then=then)
         if len(jobs) < fewest:
             return self._counted((_parse_job(job) for job in jobs), told, then)
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return self._counted(map(_decoded, self.pool.get().map(_encoded_parse_job, jobs, chunksize=2)), told, then)
         except BrokenProcessPool:
@@ -842,6 +852,8 @@ class Pool:
     def get(self) -> ProcessPoolExecutor:
         self.started = True
         if self._executor is None:
+            from concurrent.futures import ProcessPoolExecutor
+
             _load_parser()  # before the workers fork: the readers are loaded once, not in each of them
             self._executor = ProcessPoolExecutor(max_workers=self.workers, initializer=_start_worker)
         return self._executor
@@ -882,6 +894,8 @@ def _with_path(facts: f.ModuleFacts, path: str) -> f.ModuleFacts:
 
 def _isolated(job: tuple[str, str, str, bool, bool]):
     """`_parse_job` in a process of its own; a crash there is this file's JAX000."""
+    from concurrent.futures.process import BrokenProcessPool, ProcessPoolExecutor
+
     try:
         with ProcessPoolExecutor(max_workers=1) as pool:
             return pool.submit(_parse_job, job).result()
