@@ -100,42 +100,51 @@ def shared(
     idle: Callable[[], None] = lambda: None,
 ) -> list:
     """Each item's result, in the order given: `here(item)` in this process
-    (None: it declines the item, which stays MISSING), `received(there(item))`
-    for those a child did, MISSING for those a dying child took. Without
+    (None: it declines the item, and hands it to a child; without children it
+    stays MISSING), `received(there(item))` for those a child did, MISSING for
+    those a dying child took. Without
     `here`, this process only takes in the children's results. Items are
     taken in order: put the longest first, so that no process waits long for
     another at the end. `done()` is called as each result comes; `idle()`,
     once, when this process has no item left to take and children still
     work: for what it would do later anyway."""
-    return Beside(items, there, children).results(received, here, done, idle)
+    return Beside(items, there, children, hand_back=here is not None).results(received, here, done, idle)
 
 
 class Beside:
     """Items done by `children` forked now, `there(item)` each, while this
     process goes on: their results are taken in when it asks (`results`),
-    where it may take items of its own too (`here`)."""
+    where it may take items of its own too (`here`), and hand those it
+    declines back to them (`hand_back`)."""
 
-    def __init__(self, items: Sequence, there: Callable, children: int) -> None:
+    def __init__(self, items: Sequence, there: Callable, children: int, hand_back: bool = False) -> None:
         self._items = items
         self._counter = Counter()
         self._readers: list = []
+        self._handers: list = []  # to each child, the items this process declined (`results`)
         self._pids: list[int] = []
         from multiprocessing.connection import Pipe  # loaded when a run forks: a run of one process never does
 
         try:
             for _ in range(children):
                 reader, writer = Pipe(duplex=False)
+                handed, hander = Pipe(duplex=False) if hand_back else (None, None)
                 pid = os.fork()
                 if pid == 0:  # the child: it never returns into the caller's code
                     status = 1
                     try:
-                        for other in (reader, *self._readers):  # a dead parent's pipes must fail the sends
-                            other.close()
-                        _serve(items, there, self._counter.take, writer)
+                        # A dead parent's pipes must fail the sends; the hand-backs end when this process closes its end.
+                        for other in (reader, hander, *self._readers, *self._handers):
+                            if other is not None:
+                                other.close()
+                        _serve(items, there, self._counter.take, writer, handed)
                         status = 0
                     finally:
                         os._exit(status)
                 writer.close()
+                if hand_back:
+                    handed.close()
+                    self._handers.append(hander)
                 self._readers.append(reader)
                 self._pids.append(pid)
         except BaseException:
@@ -172,8 +181,11 @@ class Beside:
                     if result is not None:
                         results[index] = result
                         done()
+                    else:
+                        self._hand(index)
                     if readers:
                         take_in(block=False)
+            self._close_handers()  # the children end once the count and the hand-backs are done
             if readers:
                 idle()
             while readers:
@@ -182,10 +194,29 @@ class Beside:
             self._end()
         return results
 
+    def _hand(self, index: int) -> None:
+        """A declined item to a child, the next in turn: it takes it before its next number, and
+        after its last, during the time this process would have spent on it; else it stays MISSING."""
+        while self._handers:
+            hander = self._handers.pop(0)
+            try:
+                hander.send_bytes(index.to_bytes(8, "little"))
+            except OSError:  # that child died: the next one
+                hander.close()
+                continue
+            self._handers.append(hander)
+            return
+
+    def _close_handers(self) -> None:
+        for hander in self._handers:
+            hander.close()
+        self._handers = []
+
     def _end(self) -> None:
         """The children waited for: killed first when some still work (this process was interrupted)."""
         if self._counter is None:  # ended already
             return
+        self._close_handers()
         for pid in self._pids:
             if self._readers:
                 os.kill(pid, signal.SIGKILL)
@@ -197,8 +228,10 @@ class Beside:
         self._counter = None
 
 
-def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) -> None:
-    """A child's work: items taken in turn, each result pickled here and sent by a thread."""
+def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer, handed) -> None:
+    """A child's work: items taken in turn, each result pickled here and sent
+    by a thread; the items this process hands back (`Beside._hand`) first,
+    and, once the count is done, until it closes its end."""
     outbox: queue.SimpleQueue = queue.SimpleQueue()
 
     def send() -> None:
@@ -208,10 +241,24 @@ def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer) ->
         except OSError:  # this process is gone (killed): so is the child, at once
             os._exit(1)
 
+    def next_index() -> int | None:
+        if handed is not None and handed.poll():
+            try:
+                return int.from_bytes(handed.recv_bytes(), "little")
+            except EOFError:
+                pass
+        if (index := take()) < len(items):
+            return index
+        try:
+            # Waits for this process to end its turn: what it declines at the end is still done here.
+            return int.from_bytes(handed.recv_bytes(), "little") if handed is not None else None
+        except EOFError:
+            return None
+
     sender = threading.Thread(target=send)
     sender.start()
     try:
-        while (index := take()) < len(items):
+        while (index := next_index()) is not None:
             result = there(items[index])
             with deep_recursion():  # facts too deep to encode come as they are
                 outbox.put(pickle.dumps((index, result), protocol=pickle.HIGHEST_PROTOCOL))
