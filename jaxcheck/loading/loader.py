@@ -349,9 +349,12 @@ class Workspace:
         """
         keywords = self.keywords
         self.import_roots = self.project.import_roots(files)
-        taking_part = [
-            path for path in files if self.verdict(path, TAKING_PART, lambda text: may_have_findings(text, keywords))
-        ]
+
+        def may_take_part(text: str) -> bool:
+            return may_have_findings(text, keywords)
+
+        self._judge_in_lanes(files, TAKING_PART, may_take_part)
+        taking_part = [path for path in files if self.verdict(path, TAKING_PART, may_take_part)]
         self._load(taking_part, whole=True, offering=True)
         offered = self._offered = {module.module: self._offered_by(module) for module in self.facts.values()}
         if any(offered.values()):
