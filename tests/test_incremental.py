@@ -350,6 +350,17 @@ def test_an_edit_of_a_file_that_takes_no_part_asks_the_disk_only_where_the_walk_
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
+def test_the_run_after_the_first_finds_its_findings_by_the_fingerprint_alone(tmp_path, monkeypatch):
+    # The first run makes the cache's folder: a folder the fingerprint counts, were it not the cache's.
+    _project(tmp_path, {"pkg/__init__.py": "", "pkg/settings.py": SETTINGS, "pkg/integrate.py": INTEGRATE.format(module="pkg.settings")})
+    monkeypatch.chdir(tmp_path)
+    first = findings(use_cache=True)
+    asked: list[str] = []
+    load_loading = FactsCache.load_loading
+    monkeypatch.setattr(FactsCache, "load_loading", lambda self: asked.append("loading") or load_loading(self))
+    assert findings(use_cache=True) == first == findings(use_cache=False) and asked == []
+
+
 def test_an_edit_of_a_file_that_takes_no_part_asks_again_which_folders_are_import_roots(tmp_path, monkeypatch):
     # `services/trainer/pkg` is imported as `pkg`, until a `pkg` folder at the root takes the name.
     root = "services/trainer/pkg"

@@ -25,7 +25,7 @@ from jaxcheck.loading.codec import decode, encode
 from jaxcheck.loading.files import Listing, project_files
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
-from jaxcheck.loading.project import Project
+from jaxcheck.loading.project import CACHE_FOLDER, Project
 from jaxcheck.loading.references import Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
@@ -124,7 +124,9 @@ class Workspace:
         digest = hashlib.sha256(self._base().encode())
         everything = self._everything()
         named = "".join(f"\0{path}\0{self.digest(path)}" for path in dict.fromkeys([*files, *everything]))
-        named += "".join(f"\1{folder}\0{'/'.join(sorted(names))}" for folder, names in self._walked_folders().items())
+        # The cache's own folder holds no module: the run that makes it leaves the fingerprint as it was.
+        folders = ((folder, sorted(names - {CACHE_FOLDER})) for folder, names in self._walked_folders().items())
+        named += "".join(f"\1{folder}\0{'/'.join(names)}" for folder, names in folders)
         digest.update(named.encode("utf-8", "surrogatepass"))  # hashed at once: one call, not two a file
         return digest.hexdigest()
 
