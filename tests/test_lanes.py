@@ -195,3 +195,50 @@ def test_a_child_killed_while_it_takes_a_number_stops_no_other() -> None:
     """An out-of-memory kill can come at any instruction: the lock the child held is released with it."""
     completed = subprocess.run([sys.executable, "-c", _KILLED_TAKING], capture_output=True, text=True, timeout=60)
     assert (completed.returncode, completed.stdout) == (0, "1\n"), completed.stderr
+
+
+_HELPER = textwrap.dedent(
+    """
+    import os, sys
+    from jaxcheck.loading.lanes import MISSING, Helper
+
+    def square(item):
+        if item == 13 and sys.argv[1] == "die":
+            os._exit(139)
+        return (os.getpid(), item * item)
+
+    helper = Helper()
+    first = helper.send(list(range(10)), square)
+    if sys.argv[1] == "die":
+        firsts = first.results(lambda sent: sent)  # all of it in before the helper dies
+    second = helper.send(list(range(10, 20)), square)
+    seconds = second.results(lambda sent: sent)  # asked before the first: both kept
+    if sys.argv[1] != "die":
+        firsts = first.results(lambda sent: sent)
+    me = os.getpid()
+    print([value for pid, value in firsts] == [item * item for item in range(10)] and all(pid != me for pid, _ in firsts))
+    print(["missing" if result is MISSING else result[1] for result in seconds])
+    print(helper.send([1], square) is None)
+    helper.close()
+    print(sorted(os.listdir(f"/proc/{me}/task")) == [str(me)] and not open(f"/proc/{me}/task/{me}/children").read().split())
+    """
+)
+
+
+@pytest.mark.parametrize("how", ["live", "die"])
+def test_the_helper_does_each_batch_in_its_process_and_ends_with_this_ones_close(how) -> None:
+    """Batches sent to the helper come back whole and in order, whichever is asked
+    for first; what a dying helper did not send is missing, and nothing more
+    is sent to it; its close leaves no process behind."""
+    completed = subprocess.run([sys.executable, "-c", _HELPER, how], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    done, seconds, refused, ended = completed.stdout.splitlines()
+    assert done == "True" and ended == "True"
+    if how == "live":
+        assert seconds == str([item * item for item in range(10, 20)]) and refused == "False"
+    else:
+        # 13 killed it: what it did before may not have been sent yet either.
+        assert seconds.endswith(", 'missing'" * 7 + "]") and all(
+            value in (str(item * item), "'missing'") for item, value in zip(range(10, 13), seconds[1:].split(", "))
+        )
+        assert refused == "True"

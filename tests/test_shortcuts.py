@@ -344,17 +344,19 @@ if how == "crash":
 
     extraction.extract_facts = extract
 started = []  # the files LibCST was started on in a child, while the rules ran
+helped = []  # whether the pool's helper read them: no fork while the rules run
 soon = Workspace.confirm_soon
 
 
 def confirm_soon(self, paths):
     soon(self, paths)
     started.extend(os.path.basename(path) for path in self._confirming if os.path.basename(path) not in started)
+    helped.extend(type(sent).__name__ == "Sent" for sent, _ in self._confirming.values())
 
 
 Workspace.confirm_soon = confirm_soon
 findings = check(["."], find_config, jobs=jobs, use_cache=False).findings
-print(json.dumps({"found": sorted([finding.path, finding.code, finding.message[:40]] for finding in findings), "started": started}))
+print(json.dumps({"found": sorted([finding.path, finding.code, finding.message[:40]] for finding in findings), "started": started, "helped": helped}))
 """
 
 
@@ -362,7 +364,8 @@ print(json.dumps({"found": sorted([finding.path, finding.code, finding.message[:
 @pytest.mark.parametrize("how", ["disagree", "crash"])
 def test_libcst_started_while_the_rules_run_decides_as_after_them(tmp_path, how):
     """The files of the first rules' findings are read by LibCST in a child
-    while the other rules run: where the readers disagree, LibCST's facts
+    (the pool's helper, forked before the facts were read) while the other
+    rules run: where the readers disagree, LibCST's facts
     decide, as when it reads after the rules (`--jobs 1`); where its
     reader crashes the child, the file is read again apart, and crashes
     there: its JAX000, every other file checked."""
@@ -379,6 +382,7 @@ def test_libcst_started_while_the_rules_run_decides_as_after_them(tmp_path, how)
         runs[jobs] = json.loads(done.stdout)
     assert runs["1"]["started"] == []  # no child to start one in
     assert {"m.py", "m2.py"} <= set(runs["2"]["started"])  # the quicker reader's JAX106 there
+    assert runs["2"]["helped"] and all(runs["2"]["helped"])
     assert [code for path, code, _ in runs["2"]["found"] if path.endswith("/m.py")] == (["JAX000"] if how == "crash" else [])
     assert [code for path, code, _ in runs["2"]["found"] if path.endswith("m2.py")] == ["JAX106"]
     assert [code for path, code, _ in runs["2"]["found"] if path.endswith("buggy.py")] == ["JAX101", "JAX102"]

@@ -9,7 +9,9 @@ the next item from a counter in shared memory: this process reads beside
 them and takes in what they sent between its own items, and only what the
 children read crosses a pipe. A child sends from a thread of its own, so it
 never waits for this process to listen. Children can also work while this
-process does something else, their results taken in later (`Beside`).
+process does something else, their results taken in later (`Beside`); late
+in a run, such work goes to a child forked early instead (`Helper`), which
+this process sends it to.
 
 Forking is safe only while this process runs a single thread (`can_fork`);
 where it does not (another platform, a language server), the pool does the
@@ -28,7 +30,8 @@ import queue
 import signal
 import sys
 import threading
-from typing import Callable, Sequence
+from contextlib import contextmanager
+from typing import Callable, Iterator, Sequence
 
 from jaxcheck.failures import deep_recursion
 
@@ -228,18 +231,104 @@ class Beside:
         self._counter = None
 
 
-def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer, handed) -> None:
-    """A child's work: items taken in turn, each result pickled here and sent
-    by a thread; the items this process hands back (`Beside._hand`) first,
-    and, once the count is done, until it closes its end."""
-    outbox: queue.SimpleQueue = queue.SimpleQueue()
+class Helper:
+    """One child, forked while this process is still small, that does the
+    items sent to it (`send`), a batch at a time, while this process goes on.
 
-    def send() -> None:
+    For work beside this process late in a run (LibCST's confirmation while
+    the rules run): a child forked then would share every page of the facts
+    and the model, and this process would copy each one it writes while the
+    child lives (a fifth of a second of system time on the speed corpus,
+    all of it while nothing else runs). The helper shares only what this
+    process held when it started: its items come through a pipe."""
+
+    def __init__(self) -> None:
+        from multiprocessing.connection import Pipe
+
+        requests, self._requests = Pipe(duplex=False)
+        self._results, results = Pipe(duplex=False)
+        self._pid = os.fork()
+        if self._pid == 0:  # the child: it never returns into the caller's code
+            status = 1
+            try:
+                self._requests.close()  # a dead parent's pipe ends the child
+                self._results.close()
+                _help(requests, results)
+                status = 0
+            finally:
+                os._exit(status)
+        requests.close()
+        results.close()
+        self._sent = 0  # batches sent
+        self._received: dict[int, dict[int, object]] = {}  # batch -> index -> result, as they came
+        self._alive = True
+
+    def send(self, items: Sequence, there: Callable) -> Sent | None:
+        """`there(item)` of each item, done in the helper; None when it is gone
+        (`there` and the items go by pickle: a module's function, plain data)."""
+        if not self._alive:
+            return None
+        batch, self._sent = self._sent, self._sent + 1
         try:
-            while (data := outbox.get()) is not None:
-                writer.send_bytes(data)
-        except OSError:  # this process is gone (killed): so is the child, at once
-            os._exit(1)
+            self._requests.send_bytes(pickle.dumps((batch, there, list(items)), protocol=pickle.HIGHEST_PROTOCOL))
+        except OSError:  # it died
+            self._alive = False
+            return None
+        self._received[batch] = {}
+        return Sent(self, batch, len(items))
+
+    def _results_of(self, batch: int, count: int) -> dict[int, object]:
+        """What the helper sent for the batch, waited for: all of it, or what came before it died."""
+        found = self._received[batch]
+        while len(found) < count and self._alive:
+            try:
+                sent_batch, index, result = pickle.loads(self._results.recv_bytes())
+            except (EOFError, OSError):  # it died (a crash in native code)
+                self._alive = False
+                break
+            self._received[sent_batch][index] = result
+        return self._received.pop(batch)
+
+    def close(self) -> None:
+        """The helper ends once it has done what it was sent; killed when this process was interrupted."""
+        self._requests.close()
+        self._results.close()
+        try:
+            pid, _ = os.waitpid(self._pid, os.WNOHANG)
+            if pid == 0:
+                os.kill(self._pid, signal.SIGKILL)
+                os.waitpid(self._pid, 0)
+        except OSError:
+            pass
+
+
+class Sent:
+    """A batch sent to the helper: its results when asked (`results`), as `Beside` gives them."""
+
+    def __init__(self, helper: Helper, batch: int, count: int) -> None:
+        self._helper, self._batch, self._count = helper, batch, count
+
+    def results(self, received: Callable) -> list:
+        found = self._helper._results_of(self._batch, self._count)
+        return [received(found[index]) if index in found else MISSING for index in range(self._count)]
+
+
+def _help(requests, results) -> None:
+    """The helper's work: each batch as it comes, each result sent as it is done."""
+    with _sending(results) as send:
+        while True:
+            try:
+                batch, there, items = pickle.loads(requests.recv_bytes())
+            except EOFError:  # this process is done with it
+                break
+            for index, item in enumerate(items):
+                send((batch, index, there(item)))
+
+
+def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer, handed) -> None:
+    """A child's work: items taken in turn, each result sent as it is done;
+    the items this process hands back (`Beside._hand`) first, and, once the
+    count is done, until it closes its end."""
 
     def next_index() -> int | None:
         if handed is not None and handed.poll():
@@ -255,13 +344,33 @@ def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer, ha
         except EOFError:
             return None
 
-    sender = threading.Thread(target=send)
+    with _sending(writer) as send:
+        while (index := next_index()) is not None:
+            send((index, there(items[index])))
+
+
+@contextmanager
+def _sending(writer) -> Iterator[Callable]:
+    """A child's `send(result)`: pickled where it is done, written to `writer` by
+    a thread of its own, so that the child never waits for this process to
+    read; the writer closed once all is written."""
+    outbox: queue.SimpleQueue = queue.SimpleQueue()
+
+    def write() -> None:
+        try:
+            while (data := outbox.get()) is not None:
+                writer.send_bytes(data)
+        except OSError:  # this process is gone (killed): so is the child, at once
+            os._exit(1)
+
+    def send(result) -> None:
+        with deep_recursion():  # facts too deep to encode come as they are
+            outbox.put(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+
+    sender = threading.Thread(target=write)
     sender.start()
     try:
-        while (index := next_index()) is not None:
-            result = there(items[index])
-            with deep_recursion():  # facts too deep to encode come as they are
-                outbox.put(pickle.dumps((index, result), protocol=pickle.HIGHEST_PROTOCOL))
+        yield send
     finally:
         outbox.put(None)
         sender.join()

@@ -349,6 +349,8 @@ class Workspace:
         3. the modules that define what 1 and 2 name, and, a wave at a time,
            the bases, fields and re-exports of what those define.
         """
+        if self.pool is not None:
+            self.pool.start_helper()
         keywords = self.keywords
         self.import_roots = self.project.import_roots(files)
 
@@ -622,14 +624,17 @@ class Workspace:
             return {}
 
     def confirm_soon(self, paths) -> None:
-        """Start LibCST's reading of these files for `confirm`, in a forked
-        child, while this process goes on judging: the files the findings of
-        the first rules are in are read while the other rules run."""
+        """Start LibCST's reading of these files for `confirm`, in the pool's
+        helper (else a forked child), while this process goes on judging: the
+        files the findings of the first rules are in are read while the other
+        rules run."""
         if self.pool is None or not lanes.can_fork():
             return
         paths = sorted(set(paths) & self.quick - self._confirming.keys())
         if paths:
-            beside = lanes.Beside([self._exact_job(path) for path in paths], _encoded_parse_job, 1)
+            jobs = [self._exact_job(path) for path in paths]
+            helper = self.pool.helper
+            beside = (helper and helper.send(jobs, _encoded_parse_job)) or lanes.Beside(jobs, _encoded_parse_job, 1)
             self._confirming.update({path: (beside, index) for index, path in enumerate(paths)})
 
     def confirm(self, paths) -> bool:
@@ -853,6 +858,12 @@ class Pool:
         self.workers = workers
         self._executor: ProcessPoolExecutor | None = None
         self.started = False  # once the run has workers, LibCST never reads in this process: a crash would end the run
+        self.helper: lanes.Helper | None = None  # `start_helper`
+
+    def start_helper(self) -> None:
+        """Fork the child that confirms findings beside the rules (`lanes.Helper`), while this process is small."""
+        if self.helper is None and lanes.can_fork():
+            self.helper = lanes.Helper()
 
     def get(self) -> ProcessPoolExecutor:
         self.started = True
@@ -864,12 +875,15 @@ class Pool:
         return self._executor
 
     def reset(self) -> None:
-        self.close()
+        if self._executor is not None:
+            self._executor.shutdown(cancel_futures=True)
         self._executor = None
 
     def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(cancel_futures=True)
+        self.reset()
+        if self.helper is not None:
+            self.helper.close()
+            self.helper = None
 
 
 def _load_parser() -> None:
