@@ -249,7 +249,6 @@ class Workspace:
         folder asked about goes into `walk`. While the walk says the same of
         them and lists the same files, the lookup's answer stands (`loads_as`)."""
         states: dict[str, str | None] = {}
-
         answered = True
 
         def is_file(path: str) -> bool:
