@@ -225,6 +225,38 @@ _HELPER = textwrap.dedent(
 )
 
 
+_PREPARED = textwrap.dedent(
+    """
+    import os
+    from jaxcheck.loading.lanes import Helper
+
+    prepared = 0
+
+    def prepare():
+        global prepared
+        prepared += 1
+
+    def seen(item):
+        return (os.getpid(), prepared)
+
+    helper = Helper()
+    helper.prepare(prepare)
+    helper.prepare(prepare)
+    sent = helper.send([1, 2], seen)
+    helper.prepare(prepare)
+    print(sent.results(lambda result: result[1]), prepared, helper.send([3], seen).results(lambda result: result[1]))
+    helper.close()
+    """
+)
+
+
+def test_the_helper_does_a_task_to_prepare_once_and_before_the_batches_sent_after_it() -> None:
+    """What the batches will need is loaded in the helper, not here, and once however often it is asked."""
+    completed = subprocess.run([sys.executable, "-c", _PREPARED], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stdout.split("\n")[0] == "[1, 1] 0 [1]"
+
+
 @pytest.mark.parametrize("how", ["live", "die"])
 def test_the_helper_does_each_batch_in_its_process_and_ends_with_this_ones_close(how) -> None:
     """Batches sent to the helper come back whole and in order, whichever is asked

@@ -262,6 +262,18 @@ class Helper:
         self._sent = 0  # batches sent
         self._received: dict[int, dict[int, object]] = {}  # batch -> index -> result, as they came
         self._alive = True
+        self._prepared: set = set()  # the tasks sent by `prepare`
+
+    def prepare(self, task: Callable[[], None]) -> None:
+        """`task()` done once in the helper, before the batches sent after it:
+        what they need loaded (LibCST: a quarter of a second), loaded while
+        this process goes on, not when the first batch has to wait for it."""
+        if self._alive and task not in self._prepared:
+            self._prepared.add(task)
+            try:
+                self._requests.send_bytes(pickle.dumps((None, task, ()), protocol=pickle.HIGHEST_PROTOCOL))
+            except OSError:  # it died
+                self._alive = False
 
     def send(self, items: Sequence, there: Callable) -> Sent | None:
         """`there(item)` of each item, done in the helper; None when it is gone
@@ -314,13 +326,16 @@ class Sent:
 
 
 def _help(requests, results) -> None:
-    """The helper's work: each batch as it comes, each result sent as it is done."""
+    """The helper's work: each batch as it comes, each result sent as it is
+    done; a task to prepare (a batch numbered None) done and not answered."""
     with _sending(results) as send:
         while True:
             try:
                 batch, there, items = pickle.loads(requests.recv_bytes())
             except EOFError:  # this process is done with it
                 break
+            if batch is None:
+                there()
             for index, item in enumerate(items):
                 send((batch, index, there(item)))
 

@@ -629,10 +629,12 @@ class Workspace:
         rules run."""
         if self.pool is None or not lanes.can_fork():
             return
+        helper = self.pool.helper
+        if helper is not None:
+            helper.prepare(_load_parser)  # from the first call, before the first rule: LibCST ready for what they find
         paths = sorted(set(paths) & self.quick - self._confirming.keys())
         if paths:
             jobs = [self._exact_job(path) for path in paths]
-            helper = self.pool.helper
             beside = (helper and helper.send(jobs, _encoded_parse_job)) or lanes.Beside(jobs, _encoded_parse_job, 1)
             self._confirming.update({path: (beside, index) for index, path in enumerate(paths)})
 
@@ -888,7 +890,8 @@ class Pool:
 def _load_parser() -> None:
     """The readers imported, LibCST's too, nothing read: before workers fork, or
     while this process waits on its children, so that each child that meets a
-    file only LibCST reads does not import it again (a tenth of a second). A
+    file only LibCST reads does not import it again (a tenth of a second); in
+    the helper, while the first rules run (`confirm_soon`). A
     worker started without forking (spawn, forkserver) does it once, at its start."""
     importlib.import_module("jaxcheck.extraction").load_libcst()
 
