@@ -206,7 +206,10 @@ def test_libcst_s_facts_decide_where_the_readers_disagree(tmp_path: Path, monkey
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     (tmp_path / "m.py").write_text(PASSING)
     monkeypatch.chdir(tmp_path)
-    wrong = lambda text, *args: ast_facts(text.replace("(frozen=True)", ""), *args)  # noqa: E731
+    # It reads a text of its own, not the tree parsed with Python's verdict.
+    wrong = lambda text, path, module, is_package, tree=None: ast_facts(  # noqa: E731
+        text.replace("(frozen=True)", ""), path, module, is_package
+    )
     monkeypatch.setattr(extraction, "ast_facts", wrong)
     assert [finding.code for finding in check(["."], find_config, jobs=1, use_cache=False).findings] == []
     monkeypatch.setattr(extraction, "extract_facts", lambda tree, *args: wrong(PASSING, *args))

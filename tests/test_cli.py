@@ -241,6 +241,17 @@ def test_jobs_2_finds_the_syntax_errors_of_files_not_parsed(tmp_path: Path) -> N
     assert serial.returncode == parallel.returncode == 1
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_python_s_warnings_on_the_code_checked_stay_off_the_terminal(tmp_path: Path, jobs: str) -> None:
+    """An invalid escape is the user's own business (and their compiler's): a
+    linter reading the file must not print Python's warning about it."""
+    write(tmp_path, "pkg/a.py", BUGGY + 'import re\n\nPATTERN = re.compile("\\d+")\n')
+    command = [sys.executable, "-W", "default", "-m", "jaxcheck", "check", "--no-cache", "--jobs", jobs, "pkg"]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert completed.returncode == 1, completed.stderr
+    assert "Warning" not in completed.stderr and "Found 2 findings in 1 file" in completed.stderr
+
+
 def test_the_program_writes_all_it_found_before_it_exits(tmp_path: Path) -> None:
     """The program exits without freeing its objects (`cli.program`): what it
     wrote to a pipe, through a buffer (not unbuffered, as PYTHONUNBUFFERED

@@ -14,12 +14,14 @@ import ast
 import json
 import sys
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
 
 from helpers import BUG_LINE, BUGGY, codes_at, findings_of, flake8_run, jaxcheck_run, write
-from jaxcheck.loading.syntax import syntax_error_of, without_lone_continuations
+from jaxcheck.failures import deep_recursion
+from jaxcheck.loading.syntax import parsed, syntax_error_of, without_lone_continuations
 
 # PEP 695 generics and `type` statements, and PEP 701 f-strings (nested quotes,
 # a backslash in the expression), around a mutable static class.
@@ -200,3 +202,31 @@ def test_a_sum_of_1500_terms_is_python_and_analysed_where_the_interpreter_allows
         assert all(f.code == "JAX000" and f.message.startswith("cannot analyse") for f in findings), findings
     else:
         assert findings == []
+
+
+@pytest.mark.parametrize(
+    "source, path",
+    [
+        *((param.values[0], "x.py") for param in COMPILER_REFUSES),
+        ("def f(:\n    pass\n", "x.py"),
+        (PY312, "x.py"),
+        (BUGGY, "x.py"),
+        ('import re\nP = re.compile("\\d+")\n', "x.py"),  # an invalid escape: a warning, not an error
+        ("x = 1\x00\n", "x.py"),
+        ("await g()\n", "x.py"),
+        ("await g()\n", "cells.ipynb"),  # a notebook's cells run in an event loop
+        (_long_sum(1500), "x.py"),  # `ast.parse` gives up on it from Python 3.12 on; `compile` does not
+    ],
+)
+@pytest.mark.parametrize("libcst", [True, False])
+def test_the_text_parsed_once_has_the_verdict_of_the_text_compiled(source: str, path: str, libcst: bool):
+    """`parsed` gives the quick reader Python's tree and the verdict `syntax_error_of` gives."""
+    tree, problem = parsed(source, path, libcst)
+    assert problem == syntax_error_of(source, path, libcst)
+    with deep_recursion(), warnings.catch_warnings():  # as the reader parses
+        warnings.simplefilter("ignore")
+        try:
+            expected = ast.dump(ast.parse(source)) if problem is None else None
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            expected = None
+        assert (ast.dump(tree) if tree is not None else None) == expected

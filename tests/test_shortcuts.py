@@ -333,7 +333,10 @@ from jaxcheck.loading.loader import Workspace
 
 how, jobs = sys.argv[1], int(sys.argv[2])
 me = os.getpid()
-extraction.ast_facts = lambda text, *args: ast_facts(text.replace("(frozen=True)", ""), *args)  # reads `Scaler` as mutable
+# Reads `Scaler` as mutable: a text of its own, not the tree parsed with Python's verdict.
+extraction.ast_facts = lambda text, path, module, is_package, tree=None: ast_facts(
+    text.replace("(frozen=True)", ""), path, module, is_package
+)
 if how == "crash":
     real = extraction.extract_facts
 

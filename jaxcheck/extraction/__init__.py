@@ -4,6 +4,7 @@ The only part of jaxcheck that imports LibCST, and only when it reads with it.""
 
 from __future__ import annotations
 
+import ast
 import importlib
 
 from jaxcheck.extraction.ast_reader import Declined, ast_facts
@@ -19,12 +20,14 @@ class ParseError(Exception):
         self.column = column
 
 
-def quick_facts(text: str, path: str, module_name: str, is_package: bool = False) -> ModuleFacts | None:
+def quick_facts(
+    text: str, path: str, module_name: str, is_package: bool = False, tree: ast.Module | None = None
+) -> ModuleFacts | None:
     """The facts LibCST's tree gives (`facts_from_source`), read from Python's
-    `ast` for a quarter of the CPU (`ast_reader`), or None where that reader
-    cannot promise them."""
+    `ast` (its `tree` of the text, when it was parsed already) for a quarter
+    of the CPU (`ast_reader`), or None where that reader cannot promise them."""
     try:
-        return ast_facts(text, path, module_name, is_package)
+        return ast_facts(text, path, module_name, is_package, tree)
     except (Declined, SyntaxError, RecursionError, MemoryError):
         return None  # a construct it cannot promise LibCST's facts for, or grammar newer than this Python
 

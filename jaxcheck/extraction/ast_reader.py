@@ -69,11 +69,11 @@ class Declined(Exception):
     """The text holds a construct this reader cannot promise LibCST's facts for."""
 
 
-def ast_facts(text: str, path: str, module_name: str, is_package: bool) -> f.ModuleFacts:
-    """`extract_facts` of LibCST's tree of `text`, read from `ast`; `Declined`
-    when that cannot be promised, SyntaxError when this Python cannot parse it."""
-    tree = ast.parse(text)
-    return _AstExtractor(tree, text, path, module_name, is_package).run()
+def ast_facts(text: str, path: str, module_name: str, is_package: bool, tree: ast.Module | None = None) -> f.ModuleFacts:
+    """`extract_facts` of LibCST's tree of `text`, read from `ast` (`tree`, when
+    given, is `ast.parse(text)`); `Declined` when that cannot be promised,
+    SyntaxError when this Python cannot parse it."""
+    return _AstExtractor(ast.parse(text) if tree is None else tree, text, path, module_name, is_package).run()
 
 
 class _Source:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import warnings
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,7 @@ from jaxcheck.loading.project import CACHE_FOLDER, Project
 from jaxcheck.loading.references import Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
-from jaxcheck.loading.syntax import ASK_LIBCST, syntax_error_of, without_lone_continuations
+from jaxcheck.loading.syntax import ASK_LIBCST, parsed, syntax_error_of, without_lone_continuations
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -987,14 +988,16 @@ def parse_facts(path: str, text: str, module: str, is_package: bool, exact: bool
     exact = exact or os.environ.get("JAXCHECK_AST_READER") == "0"
     if exact and not libcst:
         return None
-    problem = syntax_error_of(text, path, libcst)
+    # The quick reader's tree is parsed with Python's verdict; an exact read needs only the verdict.
+    tree, problem = (None, syntax_error_of(text, path, libcst)) if exact else parsed(text, path, libcst)
     if problem is ASK_LIBCST:
         return None
     if problem is not None:
         return None, problem, False, True
     try:
-        with deep_recursion():
-            facts = None if exact else quick_facts(text, path, module, is_package)
+        with deep_recursion(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # what Python says of the user's code (an invalid escape) is not ours to print
+            facts = None if exact or tree is None else quick_facts(text, path, module, is_package, tree)
             if facts is not None:
                 return facts, None, False, False
             if not libcst:
