@@ -40,7 +40,7 @@ def syntax_error_of(text: str, path: str, libcst: bool = True) -> Finding | None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: warnings, not errors
-            compile(text, path, "exec", flags=_TOP_LEVEL_AWAIT if path.endswith(".ipynb") else 0, dont_inherit=True)
+            _compile(text, path)
     except SyntaxError as error:
         if sys.version_info[:2] < NEWEST_PYTHON and not libcst and not unusual(text):
             return ASK_LIBCST
@@ -72,11 +72,16 @@ def parsed(text: str, path: str, libcst: bool = True) -> tuple[ast.Module | None
         except Exception:  # a SyntaxError, null bytes, an expression too long or deep for the tree
             return None, syntax_error_of(text, path, libcst)
         try:
-            compile(tree, path, "exec", flags=_TOP_LEVEL_AWAIT if path.endswith(".ipynb") else 0, dont_inherit=True)
+            _compile(tree, path)
         except Exception:
             problem = syntax_error_of(text, path, libcst)
             return (tree if problem is None else None), problem
     return tree, None
+
+
+def _compile(source: str | ast.Module, path: str) -> None:
+    """Python's compiler on a text or its tree, as the file's kind runs it."""
+    compile(source, path, "exec", flags=_TOP_LEVEL_AWAIT if path.endswith(".ipynb") else 0, dont_inherit=True)
 
 
 def unusual(text: str) -> bool:
