@@ -69,7 +69,8 @@ def loop(xs):
 """
 
 
-# An instance called (`__call__`) by whatever name holds it, and an `__init__` run by a subclass's construction.
+# An instance called (`__call__`) by whatever name holds it (a parameter, `self`, a local, a global, what a
+# factory returns, the method named), and an `__init__` run by a subclass's construction.
 CALLED = """\
 from pkg.core import Config, step
 
@@ -81,6 +82,9 @@ class Scaled:
     def __call__(self, x):
         return step(x, self.factor)
 
+    def twice(self, x):
+        return self(self(x))
+
 
 class Doubled(Scaled):
     pass
@@ -90,10 +94,18 @@ class Loose(Config):
     pass
 
 
+SHARED = Scaled(5)
+
+
+def made(factor):
+    return Doubled(factor)
+
+
 def apply(xs, model: Scaled):
     twice = Doubled(2)
+    built = made(3)
     Loose(3).grow()
-    return [model(x) + twice(x) + twice.__call__(x) for x in xs]
+    return [model(x) + twice(x) + twice.__call__(x) + SHARED(x) + built(x) + Scaled.__call__(model, x) for x in xs]
 """
 
 

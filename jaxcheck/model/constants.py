@@ -268,10 +268,31 @@ class Constants:
 
     @cached_property
     def _instance_calls(self) -> list[tuple[str, str, f.Value]]:
-        """The calls that may run some `__call__`: each callee resolved once, not each call."""
+        """The calls that may run some `__call__`: each callee that can resolve
+        to one resolved once, not each call; not a pass over every call."""
         callees = self.functions.callees
-        refs = {ref for ref in self.symbols.calls.callees if any(name.endswith(".__call__") for name in callees(ref))}
-        return [item for item in self.symbols.calls.all if item[2].ref in refs]
+        refs = {
+            ref
+            for ref in self.symbols.calls.callees
+            if self._may_run_a_call_method(ref) and any(name.endswith(".__call__") for name in callees(ref))
+        }
+        named = {ref.last for ref in refs}
+        return [item for item in self.symbols.calls.where(last=named) if item[2].ref in refs]
+
+    def _may_run_a_call_method(self, ref: Ref) -> bool:
+        """Whether `Functions.callees` can find a `__call__` for the callee:
+        named so (`obj.__call__`, a re-export of one), or a name that may hold
+        an instance (`Symbols.instance_classes`: bound somewhere, or a
+        parameter). Nine in ten callees are neither, and resolving them is
+        most of the cost."""
+        symbols = self.symbols
+        if ref.last == "__call__":
+            return True
+        canonical = symbols.canonical(ref)
+        if canonical in symbols.bindings or canonical.last == "__call__":
+            return True
+        function = symbols.functions.get(ref.function) if ref.is_local and not ref.attributes else None
+        return function is not None and any(parameter.name == ref.name for parameter in function.parameters)
 
     @cached_property
     def _file_order(self) -> dict[str, int]:
