@@ -216,3 +216,17 @@ def test_what_jitted_code_bakes_in_looks_up_the_calls_a_full_pass_finds(real: bo
     position = {id(item[2]): index for index, item in enumerate(model.symbols.calls.all)}
     for name, calls in _calls_of_by_a_full_pass(model).items():
         assert constants._calls_of(name) == sorted(calls, key=lambda item: position[id(item[2])]), name
+
+
+@pytest.mark.parametrize("real", [False, True], ids=["cases", "equinox-flax"])
+def test_a_name_an_instance_is_found_for_is_one_that_may_hold_instances(real: bool):
+    """`may_hold_instances` answers for every callee of the project without
+    resolving it, so it must say yes wherever `instance_classes` finds a
+    class: the parameter, the `self`, the local, the global, what a factory
+    returns."""
+    model = Model([*library_facts("equinox"), *library_facts("flax")] if real else _modules())
+    symbols = model.symbols
+    refs = {ref for ref in symbols.calls.callees} | {ref.parent for ref in symbols.calls.callees if ref.parent is not None}
+    holding = [ref for ref in refs if symbols.instance_classes(ref)]
+    assert len(holding) >= (100 if real else 5)
+    assert [ref for ref in holding if not symbols.may_hold_instances(ref)] == []

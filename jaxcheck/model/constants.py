@@ -282,17 +282,11 @@ class Constants:
     def _may_run_a_call_method(self, ref: Ref) -> bool:
         """Whether `Functions.callees` can find a `__call__` for the callee:
         named so (`obj.__call__`, a re-export of one), or a name that may hold
-        an instance (`Symbols.instance_classes`: bound somewhere, or a
-        parameter). Nine in ten callees are neither, and resolving them is
+        an instance. Nine in ten callees are neither, and resolving them is
         most of the cost."""
-        symbols = self.symbols
-        if ref.last == "__call__":
+        if ref.last == "__call__" or self.symbols.canonical(ref).last == "__call__":
             return True
-        canonical = symbols.canonical(ref)
-        if canonical in symbols.bindings or canonical.last == "__call__":
-            return True
-        function = symbols.functions.get(ref.function) if ref.is_local and not ref.attributes else None
-        return function is not None and any(parameter.name == ref.name for parameter in function.parameters)
+        return self.symbols.may_hold_instances(ref)
 
     @cached_property
     def _file_order(self) -> dict[str, int]:

@@ -281,6 +281,17 @@ class Symbols:
                 found.extend(self.returned_classes(self.lookup_function(binding.value.ref)))
         return tuple(dict.fromkeys(found))
 
+    def may_hold_instances(self, ref: Ref) -> bool:
+        """Whether `instance_classes` can find a class for the name, told
+        without resolving it: a parameter of its function, or a name bound
+        somewhere. It covers each source `_instance_classes_of` reads, for
+        questions asked of every callee of the project."""
+        if ref.is_local and not ref.attributes:
+            function = self.functions.get(ref.function)
+            if function is not None and any(parameter.name == ref.name for parameter in function.parameters):
+                return True
+        return self.canonical(ref) in self.bindings
+
     def returned_classes(self, function: f.FunctionFacts | None) -> list[str]:
         """The classes a factory function returns objects of, when every `return`
         builds one (`return SGD(lr)`) or returns a local bound only to such."""
