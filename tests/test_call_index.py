@@ -226,7 +226,7 @@ def test_a_name_an_instance_is_found_for_is_one_that_may_hold_instances(real: bo
     returns."""
     model = Model([*library_facts("equinox"), *library_facts("flax")] if real else _modules())
     symbols = model.symbols
-    refs = {ref for ref in symbols.calls.callees} | {ref.parent for ref in symbols.calls.callees if ref.parent is not None}
+    refs = set(symbols.calls.callees) | {ref.parent for ref in symbols.calls.callees if ref.parent is not None}
     holding = [ref for ref in refs if symbols.instance_classes(ref)]
     assert len(holding) >= (100 if real else 5)
     assert [ref for ref in holding if not symbols.may_hold_instances(ref)] == []
