@@ -275,8 +275,9 @@ def _project_results(workspace, config: Config) -> dict[str, tuple[list[Finding]
     results = _judged(workspace, config)
     while workspace.confirm(_places(workspace, results, config)):
         results = _judged(workspace, config)
-    loading = workspace.loading(files)
-    workspace.cache.store_results(fingerprint, results, workspace.outside_walk(files, loading), loading)
+    if workspace.cache.keeps_results:  # what decided the files read: only for a later run to ask
+        loading = workspace.loading(files)
+        workspace.cache.store_results(fingerprint, results, workspace.outside_walk(files, loading), loading)
     return results
 
 

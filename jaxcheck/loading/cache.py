@@ -127,6 +127,11 @@ class FactsCache:
             pass
         return None
 
+    @property
+    def keeps_results(self) -> bool:
+        """Whether `store_results` keeps anything (not under `--no-cache`)."""
+        return self.folder is not None
+
     def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
         """Keep the findings, and `loading` when they were judged again (else the
         one the findings were read with still holds)."""
@@ -296,6 +301,10 @@ class WarmFactsCache(FactsCache):
 
     def load_loading(self) -> dict | None:
         return self._loading if self._results is not None else super().load_loading()
+
+    @property
+    def keeps_results(self) -> bool:
+        return True  # in memory, whatever the folder
 
     def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
         loading = self.load_loading() if loading is None else loading  # the one the findings reused came with
