@@ -617,7 +617,7 @@ def test_a_facts_class_is_built_as_the_frozen_dataclass_would_build_it(cls) -> N
     field set to what was passed, an object of the class, still frozen."""
     fields = dataclasses.fields(cls)
     plain = dataclasses.make_dataclass(
-        cls.__name__, [(field.name, field.type, field) for field in fields], frozen=True, slots=True
+        cls.__name__, [(field.name, field.type, dataclasses.field(default=field.default)) for field in fields], frozen=True, slots=True
     )
     assert shape(cls) == shape(plain)
     given = [object() for _ in fields]
