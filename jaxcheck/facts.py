@@ -35,7 +35,9 @@ def _built_quickly(cls: type) -> type:
     a `Location` in two thirds. The same parameters, defaults and object; for
     plain fields only (no factory, no `__post_init__`), which the facts are."""
     fields = dataclasses.fields(cls)
-    assert not hasattr(cls, "__post_init__") and all(field.init and not field.kw_only for field in fields)
+    assert not hasattr(cls, "__post_init__") and all(
+        field.init and not field.kw_only and field.default_factory is dataclasses.MISSING for field in fields
+    ), f"{cls.__name__}: a field _built_quickly cannot build"
     defaults = {f"__default_{field.name}": field.default for field in fields if field.default is not dataclasses.MISSING}
     parameters = [field.name if f"__default_{field.name}" not in defaults else f"{field.name}=__default_{field.name}" for field in fields]
     lines = [

@@ -615,6 +615,7 @@ def shape(cls) -> list[tuple]:
 def test_a_facts_class_is_built_as_the_frozen_dataclass_would_build_it(cls) -> None:
     """`_built_quickly`'s `__init__`: the dataclass's signature and defaults, every
     field set to what was passed, an object of the class, still frozen."""
+    assert getattr(cls, "built_quickly", False), "a facts class left to the dataclass's own, slower __init__"
     fields = dataclasses.fields(cls)
     plain = dataclasses.make_dataclass(
         cls.__name__, [(field.name, field.type, dataclasses.field(default=field.default)) for field in fields], frozen=True, slots=True
