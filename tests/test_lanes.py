@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="la
 _SHARED = textwrap.dedent(
     """
     import os, sys, time
-    from jaxcheck.loading.lanes import MISSING, can_fork, shared
+    from jaxcheck.loading.lanes import MISSING, Helper, can_fork, shared
 
     assert can_fork()
     me = os.getpid()
@@ -44,9 +44,20 @@ _SHARED = textwrap.dedent(
         return ("there", value)
 
     told, idle = [], []
+    helper = Helper(2) if sys.argv[2] == "helper" else None  # its children know the functions above, as modules' ones
     # Dying, only children read: this process would not die on 40.
     reader = None if sys.argv[1] == "die" else here
-    results = shared(items, reader, there, received, 2, lambda: told.append(1), lambda: idle.append(os.getpid()))
+    if helper is None:
+        results = shared(items, reader, there, received, 2, lambda: told.append(1), lambda: idle.append(os.getpid()))
+    else:
+        wave = helper.wave(items, there, hand_back=reader is not None)
+        results = wave.results(received, reader, lambda: told.append(1), lambda: idle.append(os.getpid()))
+        # A wave after a child died goes on with the other; after both, this process reads alone.
+        again = helper.wave(items[:20], there, hand_back=True).results(received, here)
+        assert all(result is not MISSING for result, item in zip(again, items) if item % 7), again
+        print("again", sum(result is MISSING for result in again), helper.alive)
+        helper.close()
+        assert not open(f"/proc/{me}/task/{me}/children").read().split()
     for item, result in zip(items, results):
         print(item, "missing" if result is MISSING else f"{result[0]} {result[1]}")
     print("told", len(told))
@@ -55,9 +66,9 @@ _SHARED = textwrap.dedent(
 )
 
 
-def _run(how: str) -> dict[int, str]:
+def _run(how: str, who: str = "shared") -> dict[int, str]:
     completed = subprocess.run(
-        [sys.executable, "-c", _SHARED, how], capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", _SHARED, how, who], capture_output=True, text=True, timeout=120
     )
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
@@ -66,11 +77,14 @@ def _run(how: str) -> dict[int, str]:
     told = int(next(line for line in lines if line.startswith("told")).split()[1])
     assert told == len([outcome for outcome in found.values() if outcome != "missing"])
     assert "idle True" in lines  # once, here, while the children still worked
+    if who == "helper":
+        assert "again 0 True" in lines, lines  # the next wave: shared with the children left, however many
     return found
 
 
-def test_each_item_is_done_once_in_order_by_this_process_or_a_child() -> None:
-    found = _run("live")
+@pytest.mark.parametrize("who", ["shared", "helper"])
+def test_each_item_is_done_once_in_order_by_this_process_or_a_child(who) -> None:
+    found = _run("live", who)
     for item, outcome in found.items():
         where, value = outcome.split()
         assert int(value) == item * item
@@ -79,8 +93,9 @@ def test_each_item_is_done_once_in_order_by_this_process_or_a_child() -> None:
     assert {outcome.split()[0] for outcome in found.values()} >= {"here", "there"}  # the work was shared
 
 
-def test_what_a_dying_child_took_is_missing_and_nothing_else() -> None:
-    found = _run("die")
+@pytest.mark.parametrize("who", ["shared", "helper"])
+def test_what_a_dying_child_took_is_missing_and_nothing_else(who) -> None:
+    found = _run("die", who)
     missing = {item for item, outcome in found.items() if outcome == "missing"}
     # 40, and what the dead child had read but not yet sent; the other child read on to the end.
     assert 40 in missing and len(missing) < 10, missing
@@ -274,3 +289,56 @@ def test_the_helper_does_each_batch_in_its_process_and_ends_with_this_ones_close
             value in (str(item * item), "'missing'") for item, value in zip(range(10, 13), seconds[1:].split(", "))
         )
         assert refused == "True"
+
+
+_HELPER_ORPHANED = textwrap.dedent(
+    """
+    import os, sys, time
+    from jaxcheck.loading.lanes import MISSING, Helper
+
+    def there(item):
+        if sys.argv[1] == "die":
+            os._exit(139)
+        return item
+
+    helper = Helper(2)
+    if sys.argv[1] == "die":  # every child dies: what this process declines is missing, the rest is done here
+        wave = helper.wave(list(range(10)), there, hand_back=True)
+        results = wave.results(lambda sent: sent, lambda item: item if item % 2 else None)
+        print(["missing" if result is MISSING else result for result in results], helper.alive, helper.send([1], there))
+        helper.close()
+    else:
+        print(*open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split(), flush=True)
+        time.sleep(60)  # killed here, its children waiting for work
+    """
+)
+
+
+def test_the_helpers_children_all_dead_this_process_reads_alone() -> None:
+    completed = subprocess.run([sys.executable, "-c", _HELPER_ORPHANED, "die"], capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, completed.stderr
+    (line,) = completed.stdout.splitlines()
+    found, rest = line.rsplit("]", 1)
+    results = [value.strip(" '") for value in found.strip("[").split(",")]
+    assert rest == " False None"  # no child left for a wave or a batch
+    assert all(results[item] == "missing" for item in range(0, 10, 2))  # declined here, and no child to take them
+    taken = [item for item in range(1, 10, 2) if results[item] == "missing"]  # a child took it, and died
+    assert len(taken) <= 2 and all(results[item] == str(item) for item in range(1, 10, 2) if item not in taken)
+
+
+def test_the_helpers_children_end_when_this_process_is_killed() -> None:
+    """Waiting for work, each child sees this process end, and ends: none holds the pipe of another open."""
+    import signal
+    import time
+
+    process = subprocess.Popen([sys.executable, "-c", _HELPER_ORPHANED, "wait"], stdout=subprocess.PIPE, text=True)
+    try:
+        children = [int(pid) for pid in process.stdout.readline().split()]
+        assert len(children) == 2
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid) for pid in children):
+        assert time.monotonic() < deadline, "a child of the helper lived on after this process was killed"
+        time.sleep(0.1)

@@ -631,8 +631,6 @@ class Workspace:
         if self.pool is None or not lanes.can_fork():
             return
         helper = self.pool.helper
-        if helper is not None:
-            helper.prepare(_load_parser)  # from the first call, before the first rule: LibCST ready for what they find
         paths = sorted(set(paths) & self.quick - self._confirming.keys())
         if paths:
             jobs = [self._exact_job(path) for path in paths]
@@ -765,8 +763,9 @@ class Workspace:
             return self._counted((_isolated(job) for job in jobs), told, then)
 
     def _in_lanes(self, jobs: list, told: bool, share: bool, then=lambda outcome: None) -> list:
-        """The parse jobs of this process and, when `share`, of forked children
-        (`lanes`), the longest texts first. This process reads only with
+        """The parse jobs of this process and of the helper's children (forked
+        early: `lanes.Helper`), else, when `share`, of children forked for
+        them (`lanes`), the longest texts first. This process reads only with
         `ast`: LibCST's native parser can crash a process, so it reads in a
         child. What this process left to LibCST and what a dying child took go
         to children again; what is lost again, to a child each, and lost
@@ -783,9 +782,14 @@ class Workspace:
         here = None if all(job[4] for job in jobs) else _read_here
         workers = self.pool.workers
         beside = (workers - 1 if share else 0) if here else workers
-        for reader, children in ((here, beside), (None, workers)):
+        helper = self.pool.helper
+        for again, (reader, children) in enumerate(((here, beside), (None, workers))):
             pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
-            if pending:
+            if pending and not again and helper is not None and helper.alive:
+                # The helper's children, forked early, share the first pass, however few the files.
+                wave = helper.wave([jobs[i] for i in pending], _encoded_parse_job, hand_back=reader is not None)
+                read = wave.results(lambda sent: noted(_decoded(sent)), reader and (lambda job: noted(reader(job))), tell)
+            elif pending:
                 read = lanes.shared(
                     [jobs[i] for i in pending],
                     reader and (lambda job: noted(reader(job))),
@@ -795,8 +799,8 @@ class Workspace:
                     tell,
                     _load_parser,
                 )
-                for index, outcome in zip(pending, read):
-                    outcomes[index] = outcome
+            for index, outcome in zip(pending, read if pending else ()):
+                outcomes[index] = outcome
         for index, outcome in enumerate(outcomes):
             if outcome is lanes.MISSING:
                 (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, lambda sent: noted(_decoded(sent)), 1, tell)
@@ -863,9 +867,11 @@ class Pool:
         self.helper: lanes.Helper | None = None  # `start_helper`
 
     def start_helper(self) -> None:
-        """Fork the child that confirms findings beside the rules (`lanes.Helper`), while this process is small."""
+        """Fork the children that read beside this process and confirm findings
+        beside the rules (`lanes.Helper`), while this process is small."""
         if self.helper is None and lanes.can_fork():
-            self.helper = lanes.Helper()
+            self.helper = lanes.Helper(self.workers - 1)
+            self.helper.prepare(_load_parser)  # while this process starts: LibCST ready for the first wave
 
     def get(self) -> ProcessPoolExecutor:
         self.started = True
