@@ -9,6 +9,7 @@ import os
 import sys
 
 from jaxcheck.config import ConfigError, find_config
+from jaxcheck.findings import FIXABLE_CODES
 from jaxcheck.report.baseline import BaselineError
 from jaxcheck.rules import BAD_INPUT, UNUSED_NOQA
 
@@ -263,8 +264,6 @@ def _diff(result, args: argparse.Namespace) -> int:
 def _summary(result, fixed: list, args: argparse.Namespace) -> None:
     """ruff's closing lines: how many findings were found (and fixed), then
     how many more a fix would remove, safe ones and unsafe ones."""
-    from jaxcheck.fixes import fix_for
-
     findings = result.findings
     files = len({finding.path for finding in [*findings, *fixed]})
     found = len(findings) + len(fixed)
@@ -276,8 +275,15 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
         + ").",
         file=sys.stderr,
     )
-    # A finding's fix is known from its file's syntax tree: only the files of findings whose code has fixes are parsed.
-    kinds = [kind for kind in map(fix_for, findings) if kind is not None]
+    # A finding's fix is known from its file's syntax tree: only the files of findings whose code has fixes are parsed,
+    # and LibCST is loaded only for them (a run of many processes reads with it in the others alone).
+    fixable = [finding for finding in findings if finding.code in FIXABLE_CODES]
+    if fixable:
+        from jaxcheck.fixes import fix_for
+
+        kinds = [kind for kind in map(fix_for, fixable) if kind is not None]
+    else:
+        kinds = []
     safe = sum(kind.safe or args.unsafe_fixes for kind in kinds)
     hidden = len(kinds) - safe
     hint = f" ({hidden} hidden fix{'es' * (hidden != 1)} can be enabled with the `--unsafe-fixes` option)" if hidden else ""

@@ -63,7 +63,7 @@ def check(
     """
     if _KEPT is not None:
         _KEPT.clear()  # a run of `--fix` after another: the one before is let go
-    with few_collections():
+    with few_collections(kept=_KEPT is not None):
         return _check(paths, config_for, texts, jobs, use_cache, alone, for_flake8, progress, cache_for)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BAD_INPUT = "JAX000"  # a file that cannot be read, decoded or parsed, or that jaxcheck failed on
+# The codes with a fix (`fixes.FIXERS`), known without importing LibCST: a summary asks before it loads the fixes.
+FIXABLE_CODES = frozenset({"JAX101", "JAX102", "JAX103", "JAX106", "JAX401"})
 
 
 def reason(error: BaseException) -> str:

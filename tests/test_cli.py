@@ -386,3 +386,36 @@ def test_every_rule_page_says_which_jax_releases_it_was_checked_on() -> None:
         for key in rule.facts:
             if fact(key).since:
                 assert fact(key).since in flat, (rule.code, key)
+
+
+# A finding with no fix (JAX204), in a project read by two processes.
+_BAKED = """\
+import jax
+
+SCALES = {"a": 1.0}
+
+
+@jax.jit
+def scaled(x):
+    return x * SCALES["a"]
+
+
+print(scaled(1.0))
+SCALES["a"] = 4.0
+"""
+_LOADS_LIBCST = "import sys; from jaxcheck.cli import main; code = main(sys.argv[1:]); print(code, 'libcst' in sys.modules)"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="children read beside this process on Linux only")
+def test_jobs_2_loads_libcst_only_in_the_children_when_no_finding_has_a_fix(tmp_path: Path) -> None:
+    """LibCST reads in the helper's children; the summary loads it here only to tell of fixes (a tenth of a second)."""
+    write(tmp_path, "pkg/baked.py", _BAKED)
+    for number in range(20):
+        write(tmp_path, f"pkg/plain{number:02}.py", f"import jax\nvalue = jax.numpy.ones({number})\n")
+    command = [sys.executable, "-c", _LOADS_LIBCST, "check", "--no-cache", "--jobs", "2", "pkg"]
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert "JAX204" in completed.stdout, completed.stderr
+    assert completed.stdout.splitlines()[-1] == "1 False", completed.stdout
+    write(tmp_path, "pkg/buggy.py", BUGGY)  # JAX101 may have a fix: the summary asks LibCST's tree
+    completed = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert "JAX101" in completed.stdout and completed.stdout.splitlines()[-1] == "1 True", completed.stdout

@@ -41,7 +41,7 @@ def _findings():
 
 def test_the_collector_settings_change_no_finding_on_real_code():
     files, tuned = _findings()
-    with mock.patch.object(engine, "few_collections", contextlib.nullcontext):
+    with mock.patch.object(engine, "few_collections", lambda kept=False: contextlib.nullcontext()):
         plain_files, plain = _findings()
     assert files == plain_files > 150
     assert len({finding.code for finding in plain}) > 10  # the input reaches every rule
@@ -473,3 +473,23 @@ def test_names_looked_up_from_the_shortest_prefix_find_the_longest_module_that_d
         names = sorted({name for module in workspace.facts.values() for name in named_modules(module, True)})
         assert len(names) > 500
         assert [workspace._defining_path(name) for name in names] == [_longest_defining_path(workspace.project, name) for name in names]
+
+
+_KEPT_RUN = """
+import gc, sys
+from jaxcheck import engine
+from jaxcheck.config import find_config
+
+threshold = gc.get_threshold()
+engine.keep_workspaces()  # as the command line does: what a run built lives until the process exits
+engine.check([sys.argv[1]], find_config, jobs=1, alone=True)
+kept = gc.get_freeze_count()
+print(gc.get_threshold() == threshold, kept > 0, gc.get_count()[0] < 1000)
+"""
+
+
+def test_what_a_run_keeps_until_the_process_exits_is_never_walked_again():
+    """The command line's report comes after the run, with the collector's own
+    settings: the facts it keeps are frozen, not given back to be walked."""
+    completed = subprocess.run([sys.executable, "-c", _KEPT_RUN, os.path.join(FIXTURES, "JAX101")], capture_output=True, text=True, timeout=120)
+    assert completed.stdout.split() == ["True", "True", "True"], completed.stderr

@@ -777,33 +777,34 @@ class Workspace:
                 then(outcome)
             return outcome
 
+        def read_here(job):
+            return noted(here(job))
+
+        def taken_in(sent):
+            return noted(_decoded(sent))
+
         longest_first = sorted(range(len(jobs)), key=lambda index: -len(jobs[index][1]))
         outcomes = [lanes.MISSING] * len(jobs)
         here = None if all(job[4] for job in jobs) else _read_here
         workers = self.pool.workers
-        beside = (workers - 1 if share else 0) if here else workers
         helper = self.pool.helper
-        for again, (reader, children) in enumerate(((here, beside), (None, workers))):
+        # What this process declines and what a dying child took are read again by children alone.
+        for again, children in enumerate(((workers - 1 if share else 0) if here else workers, workers)):
             pending = [index for index in longest_first if outcomes[index] is lanes.MISSING]
-            if pending and not again and helper is not None and helper.alive:
+            if not pending:
+                continue
+            items = [jobs[index] for index in pending]
+            reader = read_here if here is not None and not again else None
+            if not again and helper is not None and helper.alive:
                 # The helper's children, forked early, share the first pass, however few the files.
-                wave = helper.wave([jobs[i] for i in pending], _encoded_parse_job, hand_back=reader is not None)
-                read = wave.results(lambda sent: noted(_decoded(sent)), reader and (lambda job: noted(reader(job))), tell)
-            elif pending:
-                read = lanes.shared(
-                    [jobs[i] for i in pending],
-                    reader and (lambda job: noted(reader(job))),
-                    _encoded_parse_job,
-                    lambda sent: noted(_decoded(sent)),
-                    min(children, len(pending)),
-                    tell,
-                    _load_parser,
-                )
-            for index, outcome in zip(pending, read if pending else ()):
+                read = helper.wave(items, _encoded_parse_job, hand_back=reader is not None).results(taken_in, reader, tell)
+            else:
+                read = lanes.shared(items, reader, _encoded_parse_job, taken_in, min(children, len(pending)), tell, _load_parser)
+            for index, outcome in zip(pending, read):
                 outcomes[index] = outcome
         for index, outcome in enumerate(outcomes):
             if outcome is lanes.MISSING:
-                (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, lambda sent: noted(_decoded(sent)), 1, tell)
+                (outcome,) = lanes.shared([jobs[index]], None, _encoded_parse_job, taken_in, 1, tell)
                 if outcome is lanes.MISSING:
                     outcome = _crashed(jobs[index][0])
                     tell()
