@@ -92,6 +92,12 @@ class Counter:
             fcntl.lockf(self._lock, fcntl.LOCK_UN)
         return taken
 
+    def reset(self) -> None:
+        """From 0 again: only while no process takes a number."""
+        value = ctypes.c_long.from_buffer(self._memory)
+        value.value = 0
+        del value  # the memory can close once no view of it is left
+
     def close(self) -> None:
         os.close(self._lock)
         self._memory.close()
@@ -351,9 +357,7 @@ class Helper:
         `Beside.results` does. No child takes a number between waves: the
         count starts again at 0."""
         self._waves += 1
-        value = ctypes.c_long.from_buffer(self._counter._memory)
-        value.value = 0
-        del value  # the memory can close once no view of it is left
+        self._counter.reset()
         self._tell_all((_WAVE, (self._waves, there, list(items), hand_back)))
         return Wave(self, self._waves, items, hand_back)
 
