@@ -42,6 +42,25 @@ def few_collections(kept: bool = False) -> Iterator[None]:
             gc.unfreeze()
 
 
+@contextmanager
+def paused() -> Iterator[None]:
+    """No collection in the block, nor a walk after it of what the block made:
+    for the model and the rules, whose indexes live until the findings are
+    out and make next to no cycles (on the speed corpus, the young
+    collections they triggered freed fewer than 2,000 objects, and took
+    0.04 s while no other process had work). What the block leaves alive is
+    frozen as `few_collections` froze the facts: re-enabled alone, the
+    collector would walk all of it at the next allocation."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
 def in_worker() -> None:
     """A worker process's initializer: it lives only to parse, so its settings stay."""
     gc.freeze()

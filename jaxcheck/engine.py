@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from jaxcheck.collector import few_collections
+from jaxcheck.collector import few_collections, paused
 from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
@@ -300,31 +300,32 @@ def _judged(workspace, config: Config) -> dict[str, tuple[list[Finding], bool]]:
     """Every rule's findings on the workspace's facts, and its JAX000s, by absolute path."""
     from jaxcheck.model.project import Model
 
-    model = Model(list(workspace.facts.values()), config.options, workspace.import_roots)
-    results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
-    by_display = {module.path: path for path, module in workspace.facts.items()}
-    # A rule that fails is reported once, in the first file the model holds.
-    first = workspace.facts[min(workspace.facts)].path if workspace.facts else None
-    for rule in sorted(RULES, key=lambda rule: not rule.whole_program):
-        # LibCST starts on the files of the findings so far, beside the rules still to run (`confirm`).
-        workspace.confirm_soon(_places(workspace, results, config))
-        try:
-            with deep_recursion():
-                found = set(rule().check(model))
-        except RecursionError:
-            found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
-        except Exception as error:  # a bug of ours must not cost the user the run
-            if first is not None:
-                path = by_display[first]
-                findings, _ = results.get(path, ([], False))
-                results[path] = ([*findings, internal_error(first, error)], True)
-            continue
-        for finding in found:
-            path = by_display.get(finding.path)
-            if path is not None:
-                findings, failed = results.get(path, ([], False))
-                results[path] = ([*findings, finding], failed)
-    return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
+    with paused():
+        model = Model(list(workspace.facts.values()), config.options, workspace.import_roots)
+        results = {path: ([finding], path in workspace.internal_errors) for path, finding in workspace.bad.items()}
+        by_display = {module.path: path for path, module in workspace.facts.items()}
+        # A rule that fails is reported once, in the first file the model holds.
+        first = workspace.facts[min(workspace.facts)].path if workspace.facts else None
+        for rule in sorted(RULES, key=lambda rule: not rule.whole_program):
+            # LibCST starts on the files of the findings so far, beside the rules still to run (`confirm`).
+            workspace.confirm_soon(_places(workspace, results, config))
+            try:
+                with deep_recursion():
+                    found = set(rule().check(model))
+            except RecursionError:
+                found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
+            except Exception as error:  # a bug of ours must not cost the user the run
+                if first is not None:
+                    path = by_display[first]
+                    findings, _ = results.get(path, ([], False))
+                    results[path] = ([*findings, internal_error(first, error)], True)
+                continue
+            for finding in found:
+                path = by_display.get(finding.path)
+                if path is not None:
+                    findings, failed = results.get(path, ([], False))
+                    results[path] = ([*findings, finding], failed)
+        return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
 
 
 def _file_findings(workspace, results: dict, file: str, path: str, for_flake8: bool) -> tuple[list[Finding], bool]:

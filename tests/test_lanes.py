@@ -14,6 +14,7 @@ import threading
 
 import pytest
 
+from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading import lanes
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lanes fork on Linux only")
@@ -342,3 +343,19 @@ def test_the_helpers_children_end_when_this_process_is_killed() -> None:
     while any(os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid) for pid in children):
         assert time.monotonic() < deadline, "a child of the helper lived on after this process was killed"
         time.sleep(0.1)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        (("mod.py", "mod", ((), [("f", (3, 4), "jax.jit")]), [1.5, None, True, {"r": "b''"}]), None, False, True),
+        (None, Finding("mod.py", 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck"), False, True),
+    ],
+    ids=["encoded-facts", "a-finding"],
+)
+def test_a_childs_result_comes_back_as_it_was_sent(result):
+    """Encoded facts, plain data, go by `marshal`; what it cannot write (a finding,
+    facts too deep to encode) by pickle."""
+    packed = lanes._packed(result)
+    assert packed[:1] == (lanes._PICKLE if result[1] is not None else lanes._MARSHAL)
+    assert lanes._unpacked(packed) == result

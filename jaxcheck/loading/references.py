@@ -13,6 +13,7 @@ call, build and change those things.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from typing import Iterable, Iterator
 
 from jaxcheck import facts as f
@@ -93,6 +94,75 @@ def _applies_transform(call: f.Value) -> bool:
         if ref is not None and (current.kind == f.CALL or current.kind == f.NAME) and ref.last in f.TRANSFORM_NAMES:
             return True
     return False
+
+
+class Reexports:
+    """Names with re-exports followed, as far as the modules loaded so far tell:
+    the module a name is re-exported from is needed as well as the one
+    defining it.
+
+    Each wave of loading asks again of every name read so far (twenty
+    thousand on the speed corpus), while the processes that read files wait:
+    a name's chain is kept, and followed again only once a module it looked
+    for and did not find is loaded (a loaded module's imports never change)."""
+
+    def __init__(self, import_roots: dict[str, str], longest: int) -> None:
+        self._roots = import_roots
+        self._longest = longest  # a chain longer than any real re-export (or one that grows: `from . import x as y`) is cut
+        self._exports: dict[str, dict[str, str]] = {}  # module -> what it imports, by the name bound
+        self._chains: dict[str, list[str]] = {}  # name -> the names it stands for, itself (made a project name) first
+        # A module not loaded -> (the part after it a chain looked up there, the name of that chain).
+        self._waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
+
+    def add(self, modules: Iterable[f.ModuleFacts]) -> None:
+        """Modules loaded since: the chains that looked in them for a name they import are followed again."""
+        for module in modules:
+            imports = dict(module.imports)
+            known = self._exports.get(module.module)
+            if known is None:
+                for part, name in self._waiting.pop(module.module, ()):
+                    if part in imports:
+                        self._chains.pop(name, None)
+            elif known != imports:  # a second file of the module, which replaces the first: any chain may have read it
+                self._chains.clear()
+                self._waiting.clear()
+            self._exports[module.module] = imports
+
+    def followed(self, names: Iterable[str]) -> set[str]:
+        """The names, and every name their chains of re-exports pass through."""
+        found = set(names)
+        chains = self._chains
+        for name in found.copy():
+            chain = chains.get(name)
+            if chain is None:
+                chain = chains[name] = self._chain(name)
+            found.update(chain)
+        return found
+
+    def _chain(self, start: str) -> list[str]:
+        """Each step replaces a module's name (the longest prefix that imports
+        the next part) by what it imports."""
+        exports, roots = self._exports, self._roots
+        name = f.project_name(start, roots)
+        chain = [name]
+        for _ in range(self._longest):
+            parts = name.split(".")
+            for end in range(len(parts) - 1, 0, -1):
+                prefix = ".".join(parts[:end])
+                imports = exports.get(prefix)
+                if imports is None:
+                    self._waiting[prefix].append((parts[end], start))
+                    continue
+                target = imports.get(parts[end])
+                if target is not None:
+                    name = f.project_name(".".join([target, *parts[end + 1 :]]), roots)
+                    break
+            else:
+                break
+            if name in chain:
+                break
+            chain.append(name)
+        return chain
 
 
 _WORD = re.compile(r"\w+")

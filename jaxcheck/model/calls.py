@@ -33,30 +33,35 @@ class Calls:
         self._by_callee: dict[str, list[int]] = defaultdict(list)  # a global callee, re-exports followed -> positions
         self._applied: list[int] = []  # calls of what a call returns: `jit(f, static_argnums=0)(x)`
         self._by_scope: dict[str, list[f.Ref]] = defaultdict(list)  # a function -> the callees of the calls it makes
-        names: dict[str, tuple[str, str]] = {}  # a plain global's name -> (its last name, what it resolves to)
+        # A plain global's name -> the lists its calls go in (by dotted name, last name, what it resolves to):
+        # most calls name one again and again, so it is resolved, and its lists found, once.
+        lists: dict[str, tuple[list[int], list[int], list[int]]] = {}
+        by_dotted, by_last, by_callee, by_scope = self._by_dotted, self._by_last, self._by_callee, self._by_scope
+        add, applied = self.all.append, self._applied.append
+        position = -1
         for path, module in modules.items():
             for enclosing, call in module.calls:
-                position = len(self.all)
-                self.all.append((path, enclosing, call))
+                position += 1
+                add((path, enclosing, call))
                 ref = call.ref
                 if ref is None:
-                    self._by_dotted[""].append(position)
+                    by_dotted[""].append(position)
                 elif ref.function or ref.attributes:
-                    self._by_dotted[call.dotted].append(position)
-                    self._by_last[ref.last].append(position)
+                    by_dotted[call.dotted].append(position)
+                    by_last[ref.last].append(position)
                     if not ref.function:
-                        self._by_callee[canonical(ref).name].append(position)
-                else:  # most calls: a global named again and again, resolved once
-                    known = names.get(ref.name)
-                    if known is None:
-                        known = names[ref.name] = (ref.last, canonical(ref).name)
-                    self._by_dotted[ref.name].append(position)
-                    self._by_last[known[0]].append(position)
-                    self._by_callee[known[1]].append(position)
+                        by_callee[canonical(ref).name].append(position)
+                else:
+                    found = lists.get(ref.name)
+                    if found is None:
+                        found = lists[ref.name] = (by_dotted[ref.name], by_last[ref.last], by_callee[canonical(ref).name])
+                    found[0].append(position)
+                    found[1].append(position)
+                    found[2].append(position)
                 if ref is not None and enclosing:
-                    self._by_scope[enclosing].append(ref)
+                    by_scope[enclosing].append(ref)
                 if call.func is not None:
-                    self._applied.append(position)
+                    applied(position)
 
     @cached_property
     def callees(self) -> tuple[f.Ref, ...]:

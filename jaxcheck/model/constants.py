@@ -58,7 +58,9 @@ class Constants:
         self._changes_of: dict[Ref, list[tuple[str, f.Location, str, str]]] = {}
         self._first_runs_of: dict[Jitted, dict[tuple[str, str], f.Location]] = {}
         self._variables: dict[Ref, Ref | None] = {}
+        self._reads_of: dict[str, list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]] = {}
         self._traced: dict[str, list[str]] = {}
+        self._called: dict[str, set[str]] = {}
         self._scopes: dict[str, dict[str, list[f.Value]]] = {}
         self._callers_of: dict[str, list[tuple[str, str, f.Value]]] = {}
         self._scope_ranks: dict[str, dict[str, int]] = {}
@@ -95,13 +97,10 @@ class Constants:
         found = []
         for jitted in self.jitted:
             traced = self._traced_from(jitted.function)
+            tracing = set(traced)
             for reader in traced:
-                for read in self.symbols.functions[reader].outer_reads:
-                    variable = self._variable(read)
-                    if variable is None:
-                        continue
-                    changes = self._changes(variable)
-                    if any(scope in traced for _, _, _, scope in changes):
+                for variable, changes in self._changed_reads(reader):
+                    if any(scope in tracing for _, _, _, scope in changes):
                         continue  # changed while tracing: a trace-time record (`TRACES.append(...)`), not an input
                     for path, location, text, scope in changes:
                         after = self._after_a_call(jitted, path, scope, location)
@@ -109,6 +108,21 @@ class Constants:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
         unique = {(item.change_path, item.change, item.variable): item for item in found}
         return sorted(unique.values(), key=lambda item: (item.change_path, item.change))
+
+    def _changed_reads(self, reader: str) -> list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]:
+        """The variables the function reads that are changed somewhere, with their
+        changes, in the order read: asked for each jitted function that traces
+        it, and most functions are traced by many."""
+        known = self._reads_of.get(reader)
+        if known is None:
+            known = self._reads_of[reader] = []
+            for read in self.symbols.functions[reader].outer_reads:
+                variable = self._variable(read)
+                if variable is not None:
+                    changes = self._changes(variable)
+                    if changes:
+                        known.append((variable, changes))
+        return known
 
     def _traced_from(self, root: str) -> list[str]:
         """The function, the functions nested in it, and the project functions they call (a few calls deep)."""
@@ -118,22 +132,31 @@ class Constants:
         return known
 
     def _traced_from_uncached(self, root: str) -> list[str]:
-        symbols = self.symbols
         seen = {root}
         frontier = [root]
         for _ in range(_CALLS_DEEP):
             following = []
             for function in frontier:
-                path = symbols.path_of.get(function)
-                for scope in (function, *self._nested.get(function, ())) if path is not None else ():
-                    for call in self._calls_in(path, scope):
-                        for callee in self.functions.callees(call.ref):
-                            if callee not in seen:
-                                seen.add(callee)
-                                following.append(callee)
+                for callee in self._called_in(function):
+                    if callee not in seen:
+                        seen.add(callee)
+                        following.append(callee)
             frontier = following
         nested = {name for function in seen for name in self._nested.get(function, ())}
         return sorted(seen | nested)
+
+    def _called_in(self, function: str) -> set[str]:
+        """The project functions the function's calls (its nested functions' too)
+        may run: once per function, where each jitted function that reaches
+        it would look again."""
+        known = self._called.get(function)
+        if known is None:
+            known = self._called[function] = set()
+            path = self.symbols.path_of.get(function)
+            for scope in (function, *self._nested.get(function, ())) if path is not None else ():
+                for call in self._calls_in(path, scope):
+                    known.update(self.functions.callees(call.ref))
+        return known
 
     def _variable(self, read: Ref) -> Ref | None:
         """The variable a read names: a module-level name bound by assignment, or
