@@ -188,8 +188,10 @@ class _Turn:
                     done()
                 else:
                     self._hand(index)
-                if self._working():
-                    self._take_in(results, received, done, block=False)
+                # All that came meanwhile: taken in one at a time, results would wait here for the
+                # end of the turn while the children, quicker at sending than this at taking in, idle.
+                while self._working() and self._take_in(results, received, done, block=False):
+                    pass
         self._end_turn()
         if self._working():
             idle()
@@ -201,8 +203,9 @@ class _Turn:
         """Whether a child still works on the items."""
         raise NotImplementedError
 
-    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> None:
-        """What the children sent, into `results` (`received` of each); waited for when `block`."""
+    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> bool:
+        """A message of each child that sent one, each result into `results`
+        (`received` of it); waited for when `block`. Whether one came."""
         raise NotImplementedError
 
     def _hand(self, index: int) -> None:
@@ -247,10 +250,11 @@ class Beside(_Turn):
     def _working(self) -> bool:
         return bool(self._readers)
 
-    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> None:
+    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> bool:
         from multiprocessing.connection import wait
 
-        for reader in wait(self._readers, timeout=None if block else 0):
+        ready = wait(self._readers, timeout=None if block else 0)
+        for reader in ready:
             try:
                 index, result = _unpacked(reader.recv_bytes())
             except (EOFError, OSError):  # the child is done, or died (perhaps in the middle of a result)
@@ -258,6 +262,7 @@ class Beside(_Turn):
                 continue
             results[index] = received(result)
             done()
+        return bool(ready)
 
     def _end_turn(self) -> None:
         self._close_handers()  # the children end once the count and the hand-backs are done
@@ -466,11 +471,12 @@ class Wave(_Turn):
     def _working(self) -> bool:
         return bool(self._working_children)
 
-    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> None:
+    def _take_in(self, results: list, received: Callable, done: Callable[[], None], block: bool) -> bool:
         from multiprocessing.connection import wait
 
         working = self._working_children
-        for reader in wait(list(working), timeout=None if block else 0):
+        ready = wait(list(working), timeout=None if block else 0)
+        for reader in ready:
             message = self._helper._pull(working[reader])
             if message is _GONE:
                 del working[reader]
@@ -483,6 +489,7 @@ class Wave(_Turn):
                 continue
             results[index] = received(result)
             done()
+        return bool(ready)
 
     def _end_turn(self) -> None:
         if self._hand_back:
