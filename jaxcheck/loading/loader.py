@@ -386,6 +386,7 @@ class Workspace:
             if not wanted:
                 break
             self._load(wanted)
+        self._reexports = Reexports({}, _MAX_REEXPORTS)  # its chains serve the build only: not kept while the rules run
         self._start_syntax_check()
         return list(self.facts.values())
 
