@@ -414,7 +414,7 @@ class Workspace:
             if facts is not None:
                 names = self._noted_names[facts.path] = named_modules(facts, whole)
                 self._reexports.add([facts])
-                for name in self._reexports.followed(names):
+                for name in self._reexports.follow(names):
                     self._file_of(name)
                 if offering:
                     self._noted_offers[facts.path] = offered_names(facts)

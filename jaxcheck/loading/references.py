@@ -131,13 +131,23 @@ class Reexports:
     def followed(self, names: Iterable[str]) -> set[str]:
         """The names, and every name their chains of re-exports pass through."""
         found = set(names)
+        self.follow(found)
         chains = self._chains
         for name in found.copy():
-            chain = chains.get(name)
-            if chain is None:
-                chain = chains[name] = self._chain(name)
-            found.update(chain)
+            found.update(chains[name])
         return found
+
+    def follow(self, names: Iterable[str]) -> list[str]:
+        """The chains of the names not followed yet (or since a module they
+        looked in was loaded), followed now: those names and their steps."""
+        chains = self._chains
+        new: list[str] = []
+        for name in names:
+            if name not in chains:
+                chain = chains[name] = self._chain(name)
+                new.append(name)
+                new.extend(chain)
+        return new
 
     def _chain(self, start: str) -> list[str]:
         """Each step replaces a module's name (the longest prefix that imports
