@@ -188,8 +188,8 @@ class _Turn:
                     done()
                 else:
                     self._hand(index)
-                # All that came meanwhile: taken in one at a time, results would wait here for the
-                # end of the turn while the children, quicker at sending than this at taking in, idle.
+                # All that came meanwhile, not one result a turn: a child sends more than one for
+                # each item this process does, and what waited was taken in after its last one.
                 while self._working() and self._take_in(results, received, done, block=False):
                     pass
         self._end_turn()
@@ -615,8 +615,9 @@ _MARSHAL, _PICKLE = b"m", b"p"
 
 def _packed(result) -> bytes:
     """A child's result as bytes: by `marshal` when it is plain data (encoded
-    facts: a third quicker to write and to read than by pickle), else by pickle
-    (a finding, facts nested too deep to encode)."""
+    facts: the speed corpus's are written in 0.17–0.20 s against 0.25 s by
+    pickle, read in 0.11–0.13 s against 0.18 s, for 40% more bytes), else by
+    pickle (a finding, facts nested too deep to encode)."""
     try:
         return _MARSHAL + marshal.dumps(result)
     except ValueError:
@@ -624,5 +625,6 @@ def _packed(result) -> bytes:
 
 
 def _unpacked(data: bytes):
+    """What `_packed` wrote."""
     body = memoryview(data)[1:]
     return marshal.loads(body) if data[:1] == _MARSHAL else pickle.loads(body)
