@@ -128,6 +128,8 @@ def test_each_question_gives_the_calls_a_full_pass_finds_in_its_order():
     symbols, calls = model.symbols, model.symbols.calls
     every = _every_call(model)
     assert calls.all == every
+    # Each callee once, in the order first called (built with the index, not by a pass).
+    assert calls.callees == tuple(dict.fromkeys(item[2].ref for item in every if item[2].ref is not None))
     table = dict(TRANSFORMS)
     assert calls.where(lambda name: name in table or name == PARTIAL, applied=True) == [
         item for item in every if item[2].dotted in table or item[2].dotted == PARTIAL or item[2].func is not None

@@ -104,7 +104,8 @@ class Reexports:
     Each wave of loading asks again of every name read so far (twenty
     thousand on the speed corpus), while the processes that read files wait:
     a name's chain is kept, and followed again only once a module it looked
-    for and did not find is loaded (a loaded module's imports never change)."""
+    for and did not find is loaded and imports the part the chain looked up
+    there (a loaded module's imports never change)."""
 
     def __init__(self, import_roots: dict[str, str], longest: int) -> None:
         self._roots = import_roots
