@@ -279,8 +279,7 @@ def test_reexports_kept_between_waves_are_those_followed_again_on_real_code(seed
     for wave in waves:
         for module in wave:  # as `Workspace._noted` does, in the order the files come
             named = named_modules(module, whole=True)
-            reexports.add([module])
-            reexports.followed(named)
+            reexports.follow([*reexports.add([module]), *named])
             names |= named
         loaded += wave
         reexports.add(loaded)  # as `Workspace._canonical` does, in the order the facts are kept
@@ -301,6 +300,14 @@ def test_a_chain_is_followed_again_once_a_module_that_reexports_its_name_is_load
     assert reexports.followed({"pkg.Config"}) == {"pkg.Config"}
     reexports.add([_facts("pkg", "from pkg.settings import Config\n", is_package=True)])
     assert reexports.followed({"pkg.Config"}) == {"pkg.Config", "pkg.settings.Config"}
+
+
+def test_adding_a_module_tells_which_chains_it_dropped():
+    reexports = Reexports({}, 16)
+    reexports.followed({"pkg.Config", "pkg.Other"})
+    assert reexports.add([_facts("pkg", "from pkg.settings import Config\n", is_package=True)]) == ["pkg.Config"]
+    assert set(reexports.follow(["pkg.Config", "pkg.Other"])) == {"pkg.Config", "pkg.settings.Config"}  # the dropped one alone
+    assert sorted(reexports.add([_facts("pkg", "from pkg.a import Config\n", is_package=True)])) == ["pkg.Config", "pkg.Other"]
 
 
 def test_a_module_that_imports_other_names_leaves_the_chain_as_it_was():

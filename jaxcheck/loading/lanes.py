@@ -14,8 +14,10 @@ process does something else, their results taken in later (`Beside`).
 A child forked late shares every page this process has grown, and this
 process copies each page it writes while the child lives: so the reading
 of a project goes to children forked once, early, that are sent the texts
-(`Helper`), and the children forked for one task are left to the short
-ones (which files take part, Python's verdicts) and to what a crash lost.
+(`Helper`), which also gives Python's verdicts on the files not read
+while this process runs the rules, and the children forked for one task
+are left to the short ones (which files take part, their users) and to
+what a crash lost.
 
 Forking is safe only while this process runs a single thread (`can_fork`);
 where it does not (another platform, a language server), the pool does the

@@ -96,6 +96,7 @@ class Workspace:
         self._reexports = Reexports({}, _MAX_REEXPORTS)  # the names' chains of re-exports, kept across waves (`build`)
         self._reexported = 0  # how many of the facts `_canonical` told `_reexports` of
         self._syntax_asked: dict[str, Future] = {}  # path -> the workers' verdict, asked while the model runs
+        self._syntax_sent: tuple[list, lanes.Sent] | None = None  # chunks sent to the helper, its verdicts not taken in
         self._refusals: dict[str, Finding] = {}  # path -> the JAX000 of a text Python refused, asked in lanes
         self.quick: set[str] = set()  # paths whose facts `ast` gave and LibCST has not confirmed (`confirm`)
         self._keys: dict[str, str] = {}  # path -> the cache key of its facts
@@ -405,16 +406,15 @@ class Workspace:
         each comes (`then` of `_parsed`): between the files this process
         reads beside its children, which take more of them meanwhile, not
         after the last. So are the re-exports its names pass through, as far
-        as the waves before tell, and the files of their modules: the next
-        wave's choice then follows again only what this wave's modules
-        re-export."""
+        as the files read so far tell, and the files of their modules; and
+        the chains the file's imports change are followed again at once: the
+        next wave's choice follows none again, unless a module had two files."""
 
         def note(outcome) -> None:
             facts = outcome[0]
             if facts is not None:
                 names = self._noted_names[facts.path] = named_modules(facts, whole)
-                self._reexports.add([facts])
-                for name in self._reexports.follow(names):
+                for name in self._reexports.follow([*self._reexports.add([facts]), *names]):
                     self._file_of(name)
                 if offering:
                     self._noted_offers[facts.path] = offered_names(facts)
@@ -524,6 +524,7 @@ class Workspace:
         """The file's JAX000 for a syntax error, Python's parser asked once per text."""
         if path in self._valid:  # what `check_syntax` found, asked of every file of a warm run
             return None
+        self._take_in_syntax()
         digest = self.digest(path)
         if path in self.bad:
             return self.bad[path]
@@ -543,6 +544,7 @@ class Workspace:
         """Ask Python's parser about each text not known valid, in the pool for
         many: `syntax_error` then answers from the cache. The checked files the
         build did not parse were asked already (`_start_syntax_check`)."""
+        self._take_in_syntax()
         pending = []
         for path in paths:
             if path in self.bad or path in self._refusals:
@@ -570,8 +572,9 @@ class Workspace:
             future.cancel()
 
     def _start_syntax_check(self) -> None:
-        """Python's verdict on the checked files not parsed: shared with forked
-        children now, or asked of the pool's workers while this process runs the model."""
+        """Python's verdict on the checked files not parsed, asked of the
+        helper or the pool's workers while this process runs the model (else
+        shared with forked children now)."""
         if self.pool is None:
             return
         pending = [
@@ -585,16 +588,36 @@ class Workspace:
             self._syntax_asked = self._ask_syntax(pending)
 
     def _check_syntax_in_lanes(self, paths: list[str]) -> None:
-        """Python's verdict on each text, this process asking beside forked
-        children (`lanes`) before the model runs: the pool's threads would
-        keep it from forking for LibCST's reading of the files with findings."""
+        """Python's verdict on each text: sent to the helper, idle while this
+        process runs the model (`_take_in_syntax` takes them in), else asked
+        by this process beside forked children (`lanes`) before the model
+        runs: the pool's threads would keep it from forking for LibCST's
+        reading of the files with findings. A child forked now would share
+        every page of the facts, and each page the rules then write would
+        fault in this process (20,000 faults on the speed corpus)."""
         paths = sorted(paths, key=lambda path: -len(self.text(path)))
         chunks = [
             [(path, self.text(path), display_path(path)) for path in paths[start : start + _CHUNK]]
             for start in range(0, len(paths), _CHUNK)
         ]
-        verdicts = lanes.shared(chunks, _syntax_chunk_here, _syntax_chunk, lambda sent: sent, self.pool.workers - 1)
-        left = [chunk for chunk, found in zip(chunks, verdicts) if found is lanes.MISSING]  # for LibCST: a child's
+        helper = self.pool.helper
+        sent = helper.send(chunks, _syntax_chunk) if helper is not None else None
+        if sent is not None:
+            self._syntax_sent = chunks, sent
+        else:
+            self._took_syntax(chunks, lanes.shared(chunks, _syntax_chunk_here, _syntax_chunk, lambda sent: sent, self.pool.workers - 1))
+
+    def _take_in_syntax(self) -> None:
+        """The helper's verdicts (`_check_syntax_in_lanes`), once they are asked for."""
+        if self._syntax_sent is not None:
+            chunks, sent = self._syntax_sent
+            self._syntax_sent = None
+            self._took_syntax(chunks, sent.results(lambda found: found))
+
+    def _took_syntax(self, chunks: list, verdicts: list) -> None:
+        """Each chunk's verdicts kept; a chunk a dying child took (or that this
+        process left to LibCST) asked again, of children alone."""
+        left = [chunk for chunk, found in zip(chunks, verdicts) if found is lanes.MISSING]
         verdicts += lanes.shared(left, None, _syntax_chunk, lambda sent: sent, min(self.pool.workers, len(left)))
         for found in verdicts:
             for path, problem in (found.items() if found is not lanes.MISSING else ()):

@@ -115,19 +115,23 @@ class Reexports:
         # A module not loaded -> (the part after it a chain looked up there, the name of that chain).
         self._waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
 
-    def add(self, modules: Iterable[f.ModuleFacts]) -> None:
-        """Modules loaded since: the chains that looked in them for a name they import are followed again."""
+    def add(self, modules: Iterable[f.ModuleFacts]) -> list[str]:
+        """Modules loaded since: the chains that looked in them for a name they
+        import are dropped, to be followed again. Their names."""
+        dropped: list[str] = []
         for module in modules:
             imports = dict(module.imports)
             known = self._exports.get(module.module)
             if known is None:
                 for part, name in self._waiting.pop(module.module, ()):
-                    if part in imports:
-                        self._chains.pop(name, None)
+                    if part in imports and self._chains.pop(name, None) is not None:
+                        dropped.append(name)
             elif known != imports:  # a second file of the module, which replaces the first: any chain may have read it
+                dropped += self._chains
                 self._chains.clear()
                 self._waiting.clear()
             self._exports[module.module] = imports
+        return dropped
 
     def followed(self, names: Iterable[str]) -> set[str]:
         """The names, and every name their chains of re-exports pass through."""
