@@ -117,7 +117,9 @@ class Reexports:
 
     def add(self, modules: Iterable[f.ModuleFacts]) -> list[str]:
         """Modules loaded since: the chains that looked in them for a name they
-        import are dropped, to be followed again. Their names."""
+        import are dropped, to be followed again; their names. A second file
+        of a module drops every chain and names none: each file of the kind
+        would follow them all again, where `followed` does it once."""
         dropped: list[str] = []
         for module in modules:
             imports = dict(module.imports)
@@ -127,7 +129,6 @@ class Reexports:
                     if part in imports and self._chains.pop(name, None) is not None:
                         dropped.append(name)
             elif known != imports:  # a second file of the module, which replaces the first: any chain may have read it
-                dropped += self._chains
                 self._chains.clear()
                 self._waiting.clear()
             self._exports[module.module] = imports
