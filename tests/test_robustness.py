@@ -316,6 +316,16 @@ def crashing(text, *args, **kwargs):  # LibCST, asked too whether a refused text
 
 loader.Pool.get = get
 libcst.parse_module = crashing
+if len(sys.argv) > 2:  # the first child asked Python's verdicts dies on them (a crash in native code)
+    asked = loader._syntax_chunk
+
+    def dying(jobs):
+        if os.getpid() != this_process and not os.path.exists(sys.argv[2]):
+            open(sys.argv[2], "w").close()
+            os._exit(139)
+        return asked(jobs)
+
+    loader._syntax_chunk = dying
 result = check([sys.argv[1]], find_config, jobs=2, use_cache=False)
 for finding in result.findings:
     print(os.path.basename(finding.path), finding.code)
@@ -323,18 +333,24 @@ for finding in result.findings:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="lanes fork on Linux only")
-def test_the_verdicts_of_refused_files_asked_in_lanes_are_kept(tmp_path: Path) -> None:
-    """Python's verdict on the checked files not parsed is asked beside forked
-    children; a refusal is kept, not asked again of a pool (whose threads
-    would keep the run from forking after)."""
+@pytest.mark.parametrize("a_child_dies", [False, True], ids=["children-live", "the-helper-dies"])
+def test_the_verdicts_of_refused_files_asked_in_lanes_are_kept(tmp_path: Path, a_child_dies: bool) -> None:
+    """Python's verdict on the checked files not parsed is asked of the
+    helper (LibCST, which it may ask, never runs in this process); a refusal
+    is kept, not asked again of a pool (whose threads would keep the run from
+    forking after). When the child asked dies, what it had not answered is
+    asked again of forked children, not of this process."""
     import subprocess
 
+    project = tmp_path / "project"
+    project.mkdir()
     for number in range(20):
-        (tmp_path / f"buggy{number:02}.py").write_text(BUGGY)
-        (tmp_path / f"py2_{number:02}.py").write_text("print 'hello'\n")
-    completed = subprocess.run(
-        [sys.executable, "-c", _REFUSED_RUN, str(tmp_path)], capture_output=True, text=True, timeout=300
-    )
+        (project / f"buggy{number:02}.py").write_text(BUGGY)
+        (project / f"py2_{number:02}.py").write_text("print 'hello'\n")
+    died = tmp_path / "died"
+    command = [sys.executable, "-c", _REFUSED_RUN, str(project), *([str(died)] if a_child_dies else [])]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert died.exists() == a_child_dies
     assert completed.returncode == 0, completed.stderr
     lines = completed.stdout.splitlines()
     assert sorted(line for line in lines if line.startswith("py2_")) == [f"py2_{n:02}.py JAX000" for n in range(20)]
