@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --fix or --diff, apply the unsafe fixes too (they may change what the program computes)",
     )
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache in .jaxcheck_cache/")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache (kept in the user's cache folder)")
     check.add_argument("--jobs", "-j", type=_jobs, default="auto", help="worker processes, or 'auto' (default)")
     check.add_argument(
         "--target-jax-version",
@@ -131,7 +131,7 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
 def program() -> None:
     """The `jaxcheck` program: `main`, then an exit that frees nothing
     (`os._exit`, as mypy's): what a check built goes with the process, not
-    object by object (`engine.keep_workspaces`)."""
+    object by object (`engine.keep_until_exit`)."""
     code = main(exits_after=True)
     try:
         sys.stdout.flush()
@@ -167,9 +167,9 @@ def _main(argv: list[str] | None, exits_after: bool) -> int:
     from jaxcheck.check_command import run
 
     if exits_after:
-        from jaxcheck.engine import keep_workspaces
+        from jaxcheck.engine import keep_until_exit
 
-        keep_workspaces()
+        keep_until_exit()
     return run(args)
 
 

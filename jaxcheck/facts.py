@@ -9,54 +9,11 @@ written, a global dotted name or a function's local, never a string to split.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from functools import cache
 
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
-@cache
-def twin(cls: type) -> type:
-    """A class laid out as the slotted `cls`, without its frozen `__setattr__`:
-    an object of it takes plain attribute stores, Python's quickest, and can
-    then become a `cls` (`__class__` assigned: the layouts are the same, as
-    `cls` holds all its slots itself)."""
-    assert cls.__bases__ == (object,) and "__slots__" in cls.__dict__, f"{cls.__name__} has no twin"
-    return type(f"{cls.__name__}Twin", (), {"__slots__": cls.__slots__, "__module__": cls.__module__})
-
-
-def _built_quickly(cls: type) -> type:
-    """A frozen dataclass whose `__init__` fills its slots as its twin does.
-
-    The dataclass's own `__init__` sets each field through `object.__setattr__`,
-    which costs most of building an object, and a cold run of the speed corpus
-    builds 1.5 M of them: a `Value` is built in under half the time this way,
-    a `Location` in two thirds. The same parameters, defaults and object; for
-    plain fields only (no factory, no `__post_init__`), which the facts are."""
-    fields = dataclasses.fields(cls)
-    assert not hasattr(cls, "__post_init__") and all(
-        field.init and not field.kw_only and field.default_factory is dataclasses.MISSING for field in fields
-    ), f"{cls.__name__}: a field _built_quickly cannot build"
-    defaults = {f"__default_{field.name}": field.default for field in fields if field.default is not dataclasses.MISSING}
-    parameters = [field.name if f"__default_{field.name}" not in defaults else f"{field.name}=__default_{field.name}" for field in fields]
-    lines = [
-        f"def __init__(self, {', '.join(parameters)}):",
-        "    __set_attribute(self, '__class__', __twin)",
-        *(f"    self.{field.name} = {field.name}" for field in fields),
-        "    self.__class__ = __class",
-    ]
-    namespace = {**defaults, "__set_attribute": object.__setattr__, "__twin": twin(cls), "__class": cls, "__name__": cls.__module__}
-    exec("\n".join(lines), namespace)  # written from the class's own fields, as `dataclasses` writes `__init__`
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__annotations__ = {**{field.name: field.type for field in fields}, "return": None}
-    cls.__init__ = init
-    cls.built_quickly = True  # what the cache's decoders ask (`codec`)
-    return cls
-
-
-@_built_quickly
 @dataclass(frozen=True, order=True, slots=True)
 class Ref:
     """What a name stands for, resolved where it is written.
@@ -126,7 +83,6 @@ def project_name(name: str, import_roots: dict[str, str]) -> str:
     return name if module is None else module + dot + rest
 
 
-@_built_quickly
 @dataclass(frozen=True, order=True, slots=True)
 class Location:
     """A 1-based line and 1-based column."""
@@ -164,7 +120,6 @@ _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.
 _NOT_INSTANCE_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Value:
     """What an expression is, as far as its syntax tells."""
@@ -195,7 +150,6 @@ class Value:
         return None
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Parameter:
     name: str
@@ -203,7 +157,6 @@ class Parameter:
     annotation: tuple[Ref, ...] = ()  # what the annotation names (Optional/unions unwrapped)
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ParameterUse:
     """How a function body (nested functions included) uses one parameter."""
@@ -219,7 +172,6 @@ class ParameterUse:
         return tuple(sorted({chain[0] for chain in self.reads}))
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class LocalUse:
     """How a function uses a local it binds to a call's result, or a nested
@@ -233,7 +185,6 @@ class LocalUse:
     passed: bool = False  # passed as an argument to a call (which may or may not keep it)
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Closure:
     """A lambda that reads attributes of a parameter of the function it is made in."""
@@ -242,7 +193,6 @@ class Closure:
     reads: tuple[Ref, ...]  # the parameters with the attributes read: `self.scale` of `Model.__init__`
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class FunctionFacts:
     qualname: str  # absolute, e.g. "pkg.mod.Vehicle.wheels"
@@ -300,7 +250,6 @@ class FunctionFacts:
         return self.parameters[0].name if self.is_instance_method else ""
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class Binding:
     """`name = value` in a scope (module, class body or function)."""
@@ -312,7 +261,6 @@ class Binding:
     conditional: bool = False  # inside an `if`, loop, `try` or `match` of its scope: the name may keep an earlier value
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class AttributeWrite:
     """`target.attribute = ...`, `del target.attribute` or `setattr(target, "attribute", ...)`."""
@@ -324,7 +272,6 @@ class AttributeWrite:
     value: Value | None = None
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ItemWrite:
     """`target[key] = ...`, `target[key] += ...` or `del target[key]`: a container or array changed in place."""
@@ -334,7 +281,6 @@ class ItemWrite:
     function: str = ""
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ClassAttribute:
     """A name assigned or annotated in a class body (a field, for dataclasses)."""
@@ -345,7 +291,6 @@ class ClassAttribute:
     value: Value | None = None
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ClassFacts:
     qualname: str
@@ -358,7 +303,6 @@ class ClassFacts:
     attributes: tuple[ClassAttribute, ...]
 
 
-@_built_quickly
 @dataclass(frozen=True, slots=True)
 class ModuleFacts:
     path: str

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from typing import Callable
 
 BAD_INPUT = "JAX000"  # a file that cannot be read, decoded or parsed, or that jaxcheck failed on
 # The codes with a fix (`fixes.FIXERS`), known without importing LibCST: a summary asks before it loads the fixes.
@@ -24,6 +26,35 @@ class Related:
     line: int  # 1-based
     column: int  # 1-based
     note: str  # what happens there, a few words: "made static here"
+    cell: int = 0  # in a notebook, the cell `line` is in (as `Finding.cell`); 0 in a Python file
+
+
+@dataclass(frozen=True, order=True)
+class Place:
+    """A place a message names (where a value became static, where it changes):
+    kept as data, and spelled by each output as it spells places."""
+
+    path: str
+    line: int  # 1-based
+    column: int = 1  # 1-based
+    cell: int = 0  # in a notebook, the cell `line` is in (as `Finding.cell`)
+
+    def spelled(self, within: str) -> str:
+        """`line 12` in the file `within`, else `pkg/run.py:12`; a notebook's place by its cell."""
+        where = f"cell {self.cell}:{self.line}" if self.cell else str(self.line)
+        if self.path == within:
+            return where if self.cell else f"line {where}"
+        return f"{self.path}:{where}"
+
+
+# A place named in a message as rules compose it (`place_named`), and as a finding keeps it: its index in `places`.
+_NAMED = re.compile("\ue000([^\ue001]*)\ue001(\\d+)\ue001(\\d+)\ue000")
+_INDEXED = re.compile("\ue002(\\d+)\ue002")
+
+
+def place_named(path: str, line: int, column: int = 1) -> str:
+    """A place, in a message being composed: `Finding.of` keeps it as a `Place`."""
+    return f"\ue000{path}\ue001{line}\ue001{column}\ue000"
 
 
 @dataclass(frozen=True, order=True)
@@ -32,7 +63,7 @@ class Finding:
     line: int  # 1-based
     column: int  # 1-based
     code: str
-    message: str
+    template: str  # the message, each place it names marked by its index in `places`
     # The files whose code makes it a finding (the static uses of a class
     # reported at the class): checking one of them shows it too.
     about: tuple[str, ...] = ()
@@ -48,3 +79,28 @@ class Finding:
     # In a notebook, the cell (1-based among all its cells, as Jupyter and
     # ruff count) and `line` is the line within it; 0 in a Python file.
     cell: int = 0
+    places: tuple[Place, ...] = ()  # the places the message names
+
+    @classmethod
+    def of(cls, path: str, line: int, column: int, code: str, message: str, **rest) -> Finding:
+        """A finding whose message names places as `place_named` wrote them."""
+        places: list[Place] = []
+
+        def indexed(match: re.Match) -> str:
+            place = Place(match[1], int(match[2]), int(match[3]))
+            if place not in places:
+                places.append(place)
+            return f"\ue002{places.index(place)}\ue002"
+
+        return cls(path, line, column, code, _NAMED.sub(indexed, message), places=tuple(places), **rest)
+
+    @property
+    def message(self) -> str:
+        """What is wrong, each place named as this finding's path and cells spell it."""
+        return self.message_with(lambda place: place.spelled(self.path))
+
+    def message_with(self, spell: Callable[[Place], str]) -> str:
+        """The message, each place it names spelled by `spell`."""
+        if not self.places:
+            return self.template
+        return _INDEXED.sub(lambda match: spell(self.places[int(match[1])]), self.template)

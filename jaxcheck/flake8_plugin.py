@@ -1,10 +1,12 @@
-"""The flake8 plugin: a thin adapter over `jaxcheck.engine.check_source`.
+"""The flake8 plugin: an adapter over `jaxcheck.engine.judge`.
 
 flake8 runs only plugins that take `tree` (pyflakes needs that tree anyway);
 the plugin reads the file's lines instead. A file that can hold no finding
 (no static use, no class) costs a substring test; the others are judged with
-their project around them, gathered once per flake8 process and read from the
-on-disk cache when warm. It never raises.
+their project around them. flake8 asks file by file, so a project is judged
+once per flake8 process (`_judgement`), from the on-disk cache when warm,
+and `# noqa` and what flake8's own parser refuses (E999) are left to flake8.
+It never raises.
 """
 
 from __future__ import annotations
@@ -92,13 +94,11 @@ class JaxcheckPlugin:
                 config = config.with_profile(self.profile, "flake8's --jaxcheck-profile")
             if config.is_excluded(self.filename):
                 return
-            from jaxcheck.engine import check
             from jaxcheck.report.formats import in_file
 
             alone = self.filename in _STDIN_NAMES
             path = os.path.join(start, "stdin.py") if alone else self.filename
-            result = check([path], lambda _: config, texts={path: text}, alone=alone, for_flake8=True)
-            findings = result.findings
+            findings = _findings(path, text, config, alone)
         except ConfigError as error:
             yield 1, 0, f"{BAD_INPUT} jaxcheck configuration error: {error} [bad-input]", type(self)
             return
@@ -110,3 +110,119 @@ class JaxcheckPlugin:
             # named to it is read as its JSON, so the cell goes in the message.
             line, column, message = in_file(finding)
             yield line, column - 1, f"{finding.code} {message}", type(self)
+
+
+def _findings(path: str, text: str, config, alone: bool) -> list:
+    """The findings of one file flake8 asks about, as flake8 reports them: its
+    `# noqa` comments and what its own parser refuses are flake8's to judge
+    (a notebook named to flake8 is read as JSON: `# noqa` in a cell is ours)."""
+    from jaxcheck.engine import filtered, in_cells, spelled
+    from jaxcheck.loading.notebook import is_notebook
+    from jaxcheck.loading.project import Project, find_project
+
+    absolute = os.path.abspath(path)
+    project = Project.alone(path) if alone else find_project(path)
+    config = config.for_project(project.root)
+    judgement = _judgement(project, config, absolute, text, alone)
+    found, _ = judgement.results.get(absolute, ([], False))
+    if not found:
+        from jaxcheck.loading.syntax import syntax_error_of
+
+        problem = syntax_error_of(text, path)
+        found = [problem] if problem is not None else []
+    if any(finding.message.startswith("cannot parse") for finding in found) and _flake8_refuses(text):
+        found = [finding for finding in found if not finding.message.startswith("cannot parse")]
+    found = [spelled(finding, path) for finding in found]
+    kept = filtered(found, judgement.loader.text(absolute), path, config, honour_noqa=is_notebook(path))
+    return in_cells(kept, judgement.loader.notebooks)
+
+
+class _Judged:
+    """A project judged in this process: the judgement, the digests of the
+    texts it was judged on, the stamps of the files it read, and the files
+    flake8 has asked about since (a file asked twice: a new flake8 run)."""
+
+    def __init__(self, judgement, digests: dict, stamps: dict) -> None:
+        self.judgement = judgement
+        self.digests = digests
+        self.stamps = stamps
+        self.asked: set[str] = set()
+
+
+_JUDGED: dict[str, _Judged] = {}  # project root -> its judgement in this flake8 process
+
+
+def _judgement(project, config, path: str, text: str, alone: bool):
+    """The project's judgement: judged once per flake8 process, and again when
+    the text flake8 gives differs from the one judged, or (a second flake8
+    run in this process) a file the judgement read has changed since."""
+    from jaxcheck.engine import judge
+    from jaxcheck.loading.cache import Cache, digest_of, project_cache_folder
+    from jaxcheck.loading.pool import Pool
+
+    entry = None if alone else _JUDGED.get(project.root)
+    if entry is not None:
+        known = entry.judgement.loader.texts.get(path)
+        if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
+            text = known  # the file as on disk: what the command line and the cache saw
+        stale = entry.digests.get(path) != digest_of(text)
+        if not stale and path in entry.asked:  # another run of flake8 in this process
+            entry.asked.clear()
+            stale = entry.stamps != _stamps(entry.stamps)
+        if not stale:
+            entry.asked.add(path)
+            return entry.judgement
+    elif not alone:
+        disk = _disk_text(path)
+        if disk is not None and _as_flake8_reads(disk) == _as_flake8_reads(text):
+            text = disk
+    cache = Cache(project_cache_folder(project.root) if project.marked and not alone else None)
+    with Pool(1) as pool:
+        judgement = judge(project, config, cache, pool, {path: text}, [path])
+    loader = judgement.loader
+    # What was judged is kept without the facts: flake8's own collections would walk them for every later file.
+    loader.facts = dict.fromkeys(loader.facts)
+    if not alone:
+        read = [*loader.facts, *loader.bad]
+        entry = _JUDGED[project.root] = _Judged(judgement, dict(loader.digests), _stamps(read))
+        entry.asked.add(path)
+    return judgement
+
+
+def _stamps(paths) -> dict:
+    found = {}
+    for path in paths:
+        try:
+            status = os.stat(path)
+            found[path] = (status.st_mtime_ns, status.st_size)
+        except OSError:
+            found[path] = None
+    return found
+
+
+def _as_flake8_reads(text: str) -> str:
+    """flake8 reads files with universal newlines, and without a BOM."""
+    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _disk_text(path: str) -> str | None:
+    from jaxcheck.loading.source import SourceError, read_source
+
+    try:
+        return read_source(path)
+    except SourceError:
+        return None
+
+
+def _flake8_refuses(text: str) -> bool:
+    """Whether flake8's own parse (`ast.parse`) fails on the text, so that it reports E999."""
+    import ast
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return True
+    return False

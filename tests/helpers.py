@@ -237,9 +237,8 @@ def library_files(name: str) -> list[Path]:
 
 def library_facts(name: str) -> list:
     """The facts of the package's files (`library_files`) that Python accepts,
-    each module named as Python imports it; the ast reader's where it reads
-    the file (tests/test_ast_reader.py holds it to LibCST's), else LibCST's."""
-    from jaxcheck.extraction import facts_from_source, quick_facts
+    each module named as Python imports it."""
+    from jaxcheck.extraction import facts_from_source
     from jaxcheck.loading.syntax import syntax_error_of
 
     root = installed(name)
@@ -251,7 +250,7 @@ def library_facts(name: str) -> list:
         parts = list(path.relative_to(root.parent).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         module = ".".join(parts[:-1] if is_package else parts)
-        found.append(quick_facts(text, str(path), module, is_package) or facts_from_source(text, str(path), module, is_package))
+        found.append(facts_from_source(text, str(path), module, is_package))
     return found
 
 

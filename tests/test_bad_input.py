@@ -163,14 +163,36 @@ def test_a_fifo_in_an_excluded_folder_or_beside_the_file_flake8_checks_is_not_re
     assert completed.returncode == 1 and "JAX101" in completed.stdout, completed.stderr
 
 
-def test_a_link_to_a_device_is_one_jax000(tmp_path: Path) -> None:
+def test_a_link_out_of_the_project_is_not_read_and_a_note_says_so(tmp_path: Path) -> None:
+    """Issue 44, item 1: `ln -s /proc/self/environ env.py` in a pull request
+    must not print the job's environment as the source around a JAX000."""
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "buggy.py").write_text(BUGGY)
+    (tmp_path / "z.py").symlink_to("/dev/zero")  # read to its end, it fills memory
+    (tmp_path / "secret.txt").write_text("TOKEN=hunter2\n")
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.py"
+    outside.write_text("TOKEN = 'hunter2'  # static_argnums\n")
+    (tmp_path / "env.py").symlink_to(outside)
+    (tmp_path / "mod.py").symlink_to(tmp_path / "buggy.py")  # inside the project: checked once, as its target
+    completed = jaxcheck_run("check", "--output-format", "full", ".", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stderr
+    assert "hunter2" not in completed.stdout + completed.stderr
+    assert "z.py" not in completed.stdout and "env.py" not in completed.stdout
+    for name in ("z.py", "env.py"):
+        assert f"jaxcheck: note: ./{name} skipped: a link to a file outside the project" in completed.stderr, completed.stderr
+    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
+
+
+def test_a_device_named_on_the_command_line_is_one_jax000(tmp_path: Path) -> None:
     if not os.path.exists("/dev/zero"):
         pytest.skip("no /dev/zero")
     (tmp_path / "buggy.py").write_text(BUGGY)
-    (tmp_path / "z.py").symlink_to("/dev/zero")  # read to its end, it fills memory
-    code, found, _ = jaxcheck_json(".", cwd=tmp_path)
+    code, found, _ = jaxcheck_json(".", "/dev/zero", cwd=tmp_path)
     assert_buggy_reported(code, [f for f in found if f[0] == "./buggy.py"])
-    assert_one_jax000([f for f in found if f[0] == "./z.py"], 1, r"a character device, not a regular file")
+    assert_one_jax000([f for f in found if f[0] == "/dev/zero"], 1, r"a character device, not a regular file")
 
 
 def test_a_file_above_the_size_limit_is_one_jax000(tmp_path: Path) -> None:

@@ -159,7 +159,7 @@ def test_json_output_and_path_spelling(project: Path, paths: list[str], spelled:
             *("path", "line", "column", "end_line", "end_column", "code", "name", "message", "fix", "url", "related")
         }
         # The end: after the code of the reported line (`class Vehicle:`), 1-based and exclusive.
-        assert (record["end_line"], record["end_column"]) == (BUG_LINE, len("class Vehicle:") + 1)
+        assert (record["end_line"], record["end_column"]) == (BUG_LINE, len("class Vehicle") + 1)  # after the class name
         assert record["name"] == CODES[record["code"]][0]
         assert record["url"].endswith(f"/rules/{record['code']}.md")
         assert not os.path.isabs(record["path"])
@@ -283,7 +283,7 @@ def test_the_program_ends_quietly_when_its_reader_stops_reading(tmp_path: Path) 
 
 
 def test_a_program_keeps_the_workspaces_of_its_last_run_only(tmp_path: Path, monkeypatch) -> None:
-    """Kept for a program that exits without freeing them (`engine.keep_workspaces`):
+    """Kept for a program that exits without freeing them (`engine.keep_until_exit`):
     a run lets the one before go (`--fix` checks again), and nothing else keeps
     them (the language server and flake8 run check after check)."""
     from jaxcheck import engine
@@ -304,7 +304,7 @@ def test_a_program_keeps_the_workspaces_of_its_last_run_only(tmp_path: Path, mon
     finally:
         if not frozen:  # what a program's exit would have let go, this test's process gets back
             gc.unfreeze()
-    assert second is not first and set(second.facts) == {str(tmp_path / "pkg" / "a.py")}
+    assert second is not first and set(second.loader.facts) == {str(tmp_path / "pkg" / "a.py")}
 
 
 def test_no_cache_is_accepted(project: Path) -> None:

@@ -243,7 +243,7 @@ def test_a_list_literal_fix_is_safe_where_jax_raises_and_unsafe_under_checkpoint
     text = case.read_text()
     (finding,) = [finding for finding in findings_of(text)[0] if finding.code == "JAX106"]
     assert not finding.raises
-    assert fix_for(replace(finding, message=f"{finding.message}: ValueError"), text).safe is False
+    assert fix_for(replace(finding, template=f"{finding.template}: ValueError"), text).safe is False
     assert fix_for(replace(finding, raises=True), text).safe is True
 
 

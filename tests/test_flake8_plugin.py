@@ -202,7 +202,7 @@ def test_bad_config_is_a_jax000_line_not_a_crash(tmp_path: Path, config: str, pr
     assert problem in lines[0]
 
 
-# --- the pre-filter keeps LibCST out of the flake8 process -----------------------------------------
+# --- the pre-filter keeps the analysis out of the flake8 process; LibCST never comes in -----------
 
 
 PREFILTER_PROBE = """\
@@ -210,16 +210,16 @@ import sys
 from jaxcheck.flake8_plugin import JaxcheckPlugin
 lines = {lines!r}
 results = list(JaxcheckPlugin(None, "x.py", lines).run())
-print(len(results), "libcst" in sys.modules)
+print(len(results), "jaxcheck.engine" in sys.modules, "libcst" in sys.modules)
 """
 
 
 @pytest.mark.parametrize(
     "lines, expected",
     [
-        pytest.param(["x = 1\n"], ["0", "False"], id="does-not-import-libcst"),
-        # The control: the probe can fail, as a file that passes the pre-filter is parsed with LibCST.
-        pytest.param(BUGGY.splitlines(keepends=True), ["2", "True"], id="control-a-static-file-does-import-libcst"),
+        pytest.param(["x = 1\n"], ["0", "False", "False"], id="a-file-with-nothing-to-find-loads-no-analysis"),
+        # The control: the probe can fail, as a file that passes the pre-filter is analysed (without LibCST).
+        pytest.param(BUGGY.splitlines(keepends=True), ["2", "True", "False"], id="control-a-static-file-is-analysed"),
     ],
 )
 def test_prefilter(tmp_path: Path, lines: list[str], expected: list[str]) -> None:
@@ -242,6 +242,7 @@ def test_flake8_judges_a_project_once_however_many_files_it_asks_about(tmp_path,
     from unittest import mock
 
     import jaxcheck.engine as engine
+    import jaxcheck.flake8_plugin as plugin
     from jaxcheck.config import find_config
 
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
@@ -253,16 +254,15 @@ def test_flake8_judges_a_project_once_however_many_files_it_asks_about(tmp_path,
         os.utime(file, (1_600_000_000, 1_600_000_000))
 
     def run() -> list:
-        engine._JUDGED.clear()
+        plugin._JUDGED.clear()
         found = []
         for file in files:
-            found += engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True).findings
+            found += plugin._findings(str(file), file.read_text(), find_config(str(file)), alone=False)
         return found
 
     if warm:
         run()
-    judged = engine._project_results
-    with mock.patch.object(engine, "_project_results", side_effect=judged) as counted:
+    with mock.patch.object(engine, "judge", side_effect=engine.judge) as counted:
         found = run()
     assert counted.call_count == 1
     assert len({finding.path for finding in found}) == len(files)
@@ -274,6 +274,7 @@ def test_flake8_run_again_in_one_process_sees_a_changed_module_it_was_not_asked_
     from unittest import mock
 
     import jaxcheck.engine as engine
+    import jaxcheck.flake8_plugin as plugin
     from jaxcheck.config import find_config
 
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
@@ -282,15 +283,14 @@ def test_flake8_run_again_in_one_process_sees_a_changed_module_it_was_not_asked_
     files = [tmp_path / f"app{n}.py" for n in range(3)]
     for file in files:
         file.write_text("import jax\n\nfrom lib import Dial\n\n\ndef turn(x):\n    return jax.jit(abs, static_argnums=1)(x, Dial())\n")
-    engine._JUDGED.clear()
+    plugin._JUDGED.clear()
 
     def run() -> None:
         for file in files:
-            engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True)
+            plugin._findings(str(file), file.read_text(), find_config(str(file)), alone=False)
 
-    judged = engine._project_results
-    with mock.patch.object(engine, "_project_results", side_effect=judged) as counted, mock.patch.object(
-        engine, "_stamps", side_effect=engine._stamps
+    with mock.patch.object(engine, "judge", side_effect=engine.judge) as counted, mock.patch.object(
+        plugin, "_stamps", side_effect=plugin._stamps
     ) as stamped:
         run()
         run()
@@ -306,7 +306,7 @@ def test_the_judgement_flake8_keeps_holds_no_facts(tmp_path):
     flake8's own garbage would walk again. The findings stay, the facts go."""
     import gc
 
-    import jaxcheck.engine as engine
+    import jaxcheck.flake8_plugin as plugin
     from jaxcheck.config import find_config
     from jaxcheck.facts import ModuleFacts
 
@@ -314,10 +314,10 @@ def test_the_judgement_flake8_keeps_holds_no_facts(tmp_path):
     files = [tmp_path / f"m{n}.py" for n in range(3)]
     for file in files:
         file.write_text(BUGGY)
-    engine._JUDGED.clear()
+    plugin._JUDGED.clear()
     found = []
     for file in files:
-        found += engine.check([str(file)], find_config, texts={str(file): file.read_text()}, for_flake8=True).findings
+        found += plugin._findings(str(file), file.read_text(), find_config(str(file)), alone=False)
     gc.collect()
     assert len({finding.path for finding in found}) == len(files)
-    assert engine._JUDGED and not any(isinstance(item, ModuleFacts) for item in gc.get_objects())
+    assert plugin._JUDGED and not any(isinstance(item, ModuleFacts) for item in gc.get_objects())

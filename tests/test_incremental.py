@@ -1,6 +1,7 @@
 """Runs that reuse the cache give the findings of a run without it, whatever
-was edited: the stamps (a file's text known by `stat`, not read) and the
-verdicts kept by digest are shortcuts, never a change of findings."""
+was edited: the stamps (a file's text known by `stat`, not read), the facts
+kept by digest and the findings kept by fingerprint are shortcuts, never a
+change of findings."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ import pytest
 import jaxcheck.loading.loader as loader
 from jaxcheck.config import Config
 from jaxcheck.engine import check
-from jaxcheck.loading.cache import FactsCache
-from jaxcheck.loading.stamps import Stamps, digest_of
+from jaxcheck.loading.cache import Cache, digest_of
 
 equinox = pytest.importorskip("equinox")
 
@@ -99,22 +99,18 @@ def test_findings_after_each_edit_are_those_of_a_run_without_cache(project: Path
     assert findings(use_cache=True) == findings(use_cache=False)  # warm: the stamps spoke for every file
     assert reads.count(os.path.abspath("equinox/_misc.py")) == 1  # read by the run without cache only
     misc, tree = project / "equinox/_misc.py", project / "equinox/_tree.py"
-    # Each edit, and whether it leaves what the taking-part files offer as it was: then
-    # only the edited file and those with findings are read, not the project.
     edits = [
-        (misc, lambda text: text + BUG, False),  # a bug added
-        (misc, lambda text: text.replace("scale: float = 1.0", "scale: float = 2.0"), True),  # the same size
-        (tree, lambda text: text + SHARED, False),  # a class other modules may use
-        (misc, lambda text: text + STATIC_USE, False),  # a static use of it in another file
-        (tree, lambda text: text.replace("@_dc.dataclass\nclass Dial", "@_dc.dataclass(frozen=True)\nclass Dial"), True),
-        (tree, lambda text: text.replace("class Dial", "class Wheel"), False),  # renamed, its user left as it was
+        (misc, lambda text: text + BUG),  # a bug added
+        (misc, lambda text: text.replace("scale: float = 1.0", "scale: float = 2.0")),  # the same size
+        (tree, lambda text: text + SHARED),  # a class other modules may use
+        (misc, lambda text: text + STATIC_USE),  # a static use of it in another file
+        (tree, lambda text: text.replace("@_dc.dataclass\nclass Dial", "@_dc.dataclass(frozen=True)\nclass Dial")),
+        (tree, lambda text: text.replace("class Dial", "class Wheel")),  # renamed, its user left as it was
     ]
     seen = set()
-    for path, change, proportional in edits:
+    for path, change in edits:
         edit(path, change(path.read_text()))
-        reads.clear()
         incremental = findings(use_cache=True)
-        assert not proportional or len(set(reads)) <= 3, sorted(set(reads))
         assert incremental == findings(use_cache=False)
         seen.add(tuple(incremental))
     assert len(seen) >= 2  # the edits changed the findings: the comparison can fail
@@ -125,115 +121,23 @@ def test_findings_after_each_edit_are_those_of_a_run_without_cache(project: Path
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
-PLAIN = """def double(values):
-    return [2 * value for value in values]
-"""
-USER = """from equinox._module import Module
-
-
-def named(module: Module) -> str:
-    return type(module).__name__
-"""
-
-
-def test_an_edit_that_changes_no_file_the_findings_rest_on_is_not_judged_again(project: Path, monkeypatch) -> None:
-    """The findings stand while the files the last judgement read are as they
-    were and no other file takes part or uses what they offer; any edit that
-    makes a file take part, use an offered name or fail to read is judged."""
-    builds = []
-    build = loader.Workspace.build
-    monkeypatch.setattr(loader.Workspace, "build", lambda self, files: builds.append(1) or build(self, files))
-    notes = project / "equinox/_notes.py"
-    edit(notes, PLAIN)  # a new file: the project's files are not those judged
-    edits = [
-        (PLAIN + "\n\ndef triple(values):\n    return [3 * value for value in values]\n", False),
-        (PLAIN.replace("2 *", "4 *"), False),  # the same size
-        ("def broken(:\n", False),  # Python refuses it: the syntax check says so, not the judgement
-        (PLAIN + BUG, True),  # it takes part: a static use of a mutable class
-        (PLAIN, True),  # read by the last judgement
-        (PLAIN + "# a comment\n", False),
-        (USER, True),  # it uses a class a taking-part module offers
-        (PLAIN, True),
-        ("x = '\udcff'\n", True),  # undecodable: a JAX000 the judgement holds
-        (PLAIN, True),
-    ]
-    assert findings(use_cache=True) == findings(use_cache=False)
-    seen = set()
-    for text, judged in edits:
-        with open(notes, "w", encoding="utf-8", errors="surrogateescape") as handle:
-            handle.write(text)
-        os.utime(notes, ns=(HOUR_AGO, HOUR_AGO))
-        builds.clear()
-        incremental = findings(use_cache=True)
-        assert len(builds) == judged, text
-        assert incremental == findings(use_cache=False), text
-        seen.add(tuple(incremental))
-    assert len(seen) >= 3  # the edits changed the findings: the comparison can fail
-
-
 def test_a_file_changed_in_the_tick_of_the_run_is_read_again(tmp_path: Path) -> None:
     # git's racy rule: a stamp this close to the run may hide an edit of the same size in the same tick.
     path = tmp_path / "recent.py"
     path.write_text("x = 1\n")
-    cache = FactsCache(str(tmp_path / ".jaxcheck_cache"))
-    stamps = Stamps(cache, ())
-    stamps.observe(str(path), os.stat(path), digest_of("x = 1\n"))
-    stamps.save()
-    assert Stamps(cache, ()).known(str(path)) is None
+    folder = str(tmp_path / "cache")
+    cache = Cache(folder)
+    cache.observe(str(path), os.stat(path), digest_of("x = 1\n"))
+    cache.save()
+    assert Cache(folder).known_digest(str(path)) is None
     os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
-    stamps = Stamps(cache, ())
-    stamps.observe(str(path), os.stat(path), digest_of("x = 1\n"))
-    stamps.save()
-    assert Stamps(cache, ()).known(str(path)) == digest_of("x = 1\n")
+    cache = Cache(folder)
+    cache.observe(str(path), os.stat(path), digest_of("x = 1\n"))
+    cache.save()
+    assert Cache(folder).known_digest(str(path)) == digest_of("x = 1\n")
     path.write_text("x = 2\n")  # the same size, the same modification time: the change time tells
     os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
-    assert Stamps(cache, ()).known(str(path)) is None
-
-
-def test_stamps_from_another_user_or_a_repository_are_not_trusted(tmp_path: Path) -> None:
-    path = tmp_path / "m.py"
-    path.write_text("x = 1\n")
-    os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
-    folder = tmp_path / ".jaxcheck_cache"
-    cache = FactsCache(str(folder))
-    stamps = Stamps(cache, ())
-    stamps.observe(str(path), os.stat(path), digest_of("planted"))
-    stamps.save()
-    entry = (folder / "stamps.json").read_bytes()
-    (folder / "stamps.json").write_bytes(b"0" * 64 + entry[64:])  # the signature of another key
-    assert Stamps(FactsCache(str(folder)), ()).known(str(path)) is None
-
-
-def test_stamps_are_saved_once_enough_of_them_changed_and_the_findings_never_wait_for_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # An edit in a big project leaves the stamps as they are: the next run reads that file again.
-    (tmp_path / "m000.py").write_text(BUG)
-    for n in range(1, 128):
-        (tmp_path / f"m{n:03}.py").write_text(f"x = {n}\n")
-    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'many'\n")
-    for path in tmp_path.iterdir():
-        os.utime(path, ns=(HOUR_AGO, HOUR_AGO))
-    monkeypatch.chdir(tmp_path)
-    reads = []
-    read_source = loader.read_source
-    monkeypatch.setattr(loader, "read_source", lambda path: reads.append(os.path.basename(path)) or read_source(path))
-    before = findings(use_cache=True)
-    saved = (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes()
-    edit(tmp_path / "m000.py", BUG.replace("static_argnums=(1,)", "static_argnums=()"))  # offers the same names
-    assert findings(use_cache=True) == findings(use_cache=False) == [] != before
-    assert (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes() == saved  # a file of 128 changed
-    reads.clear()
-    assert findings(use_cache=True) == findings(use_cache=False) == []
-    assert reads.count("m000.py") == 2  # by the run with the cache (its stamp was not saved) and the one without
-    edited = ["m001.py", "m002.py", "m003.py"]  # with m000.py, 4 of 128: a 32nd
-    for name in edited:
-        edit(tmp_path / name, "y = 0\n")
-    assert findings(use_cache=True) == findings(use_cache=False) == []
-    assert (tmp_path / ".jaxcheck_cache" / "stamps.json").read_bytes() != saved
-    reads.clear()
-    assert findings(use_cache=True) == findings(use_cache=False) == []
-    assert [reads.count(name) for name in ["m000.py", *edited]] == [1] * 4  # by the run without the cache only
+    assert Cache(folder).known_digest(str(path)) is None
 
 
 SETTINGS = """class Settings:
@@ -292,76 +196,36 @@ def test_a_file_that_could_not_be_read_is_judged_again_when_it_changes(tmp_path,
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
-def test_a_module_read_from_a_folder_the_walk_skips_is_judged_again_when_it_changes(tmp_path, monkeypatch):
-    # `venv/` is never walked, so the fingerprint does not cover it; the judgement read it all the same.
-    _project(tmp_path, {"pkg/__init__.py": "", "pkg/integrate.py": INTEGRATE.format(module="venv.settings"), "venv/settings.py": SETTINGS})
-    monkeypatch.chdir(tmp_path)
-    mutable = findings(use_cache=True)
-    assert [finding[3] for finding in mutable] == ["JAX101", "JAX102"] and mutable == findings(use_cache=False)
-    _project(tmp_path, {"venv/settings.py": FROZEN})
-    assert findings(use_cache=True) == findings(use_cache=False) == []
-    _project(tmp_path, {"venv/settings.py": SETTINGS})
-    _project(tmp_path, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})  # and a file that takes no part
-    assert findings(use_cache=True) == findings(use_cache=False) == mutable
-
-
-def test_an_edit_of_a_file_that_takes_no_part_looks_up_the_names_the_judgement_looked_up_again(tmp_path, monkeypatch):
-    """Where a name resolves can change outside the files walked: a module
-    made in a skipped folder, a folder that shadows an import root. An edit
-    that keeps the findings asks again where each name the judgement looked up is."""
+def test_a_module_in_a_folder_the_walk_skips_is_not_the_project_s(tmp_path, monkeypatch):
+    # `venv/` is never walked: a name resolves to the project's files only, whatever is made there.
     _project(tmp_path, {"pkg/__init__.py": "", "pkg/integrate.py": INTEGRATE.format(module="venv.settings"), "pkg/notes.py": ""})
     monkeypatch.chdir(tmp_path)
     assert findings(use_cache=True) == findings(use_cache=False) == []
     _project(tmp_path, {"venv/settings.py": SETTINGS})
-    _project(tmp_path, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})
-    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
-    assert findings(use_cache=True) == findings(use_cache=False)
+    assert findings(use_cache=True) == findings(use_cache=False) == []
+    _project(tmp_path, {"lib/venv/settings.py": SETTINGS, "lib/venv/__init__.py": ""})  # walked: found where a name looks
+    assert findings(use_cache=True) == findings(use_cache=False) == []
 
 
-def test_an_edit_of_a_file_that_takes_no_part_asks_the_disk_only_where_the_walk_cannot_answer(tmp_path, monkeypatch):
-    """The walk lists every Python file and folder of the folders it walked:
-    a name looked up there resolves again as it did while the listing is
-    the same, so an edit asks again only of the names it cannot answer (a
-    skipped folder). A folder linked in where a name was missing changes
-    the listing, and the findings follow."""
+def test_a_folder_linked_in_where_a_name_was_missing_changes_the_findings(tmp_path, monkeypatch):
+    """The project's folders count in the fingerprint: a folder made or linked
+    where a name was looked up in vain is seen by the next run."""
     project = tmp_path / "project"
     project.mkdir()
-    (tmp_path / "elsewhere").mkdir()
     files = {"pkg/__init__.py": "", "pkg/notes.py": "", "pkg/integrate.py": INTEGRATE.format(module="pkg.sub.settings")}
-    _project(project, {**files, "pkg/local.py": INTEGRATE.format(module="venv.settings"), "venv/pyvenv.cfg": ""})
-    _project(tmp_path / "elsewhere", {"settings.py": SETTINGS})
+    _project(project, files)
     monkeypatch.chdir(project)
     assert findings(use_cache=True) == findings(use_cache=False) == []
-    asked: list[str] = []
-    module_paths = loader.Project.module_paths
-    monkeypatch.setattr(loader.Project, "module_paths", lambda self, module, *rest: asked.append(module) or module_paths(self, module, *rest))
-    _project(project, {"pkg/notes.py": "def double(x):\n    return 2 * x\n"})
-    assert findings(use_cache=True) == []
-    assert "venv.settings" in asked and not {"pkg", "pkg.sub", "pkg.integrate"} & set(asked)
-    (project / "pkg" / "sub").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
-    assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]  # no file of the walk changed
-    assert findings(use_cache=True) == findings(use_cache=False)
+    _project(project, {"shared/settings.py": SETTINGS})
+    (project / "pkg" / "sub").symlink_to(project / "shared", target_is_directory=True)
+    assert findings(use_cache=True) == findings(use_cache=False) == []  # a folder link is not walked
     (project / "pkg" / "sub").unlink()
-    (project / "pkg" / "__pycache__").mkdir()  # a folder no lookup asked about
-    _project(project, {"pkg/notes.py": ""})
-    assert findings(use_cache=True) == findings(use_cache=False) == []
-    _project(project, {"venv/settings.py": SETTINGS})  # in a skipped folder: the walk cannot answer
+    _project(project, {"pkg/sub/settings.py": SETTINGS})
     assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
     assert findings(use_cache=True) == findings(use_cache=False)
 
 
-def test_the_run_after_the_first_finds_its_findings_by_the_fingerprint_alone(tmp_path, monkeypatch):
-    # The first run makes the cache's folder: a folder the fingerprint counts, were it not the cache's.
-    _project(tmp_path, {"pkg/__init__.py": "", "pkg/settings.py": SETTINGS, "pkg/integrate.py": INTEGRATE.format(module="pkg.settings")})
-    monkeypatch.chdir(tmp_path)
-    first = findings(use_cache=True)
-    asked: list[str] = []
-    load_loading = FactsCache.load_loading
-    monkeypatch.setattr(FactsCache, "load_loading", lambda self: asked.append("loading") or load_loading(self))
-    assert findings(use_cache=True) == first == findings(use_cache=False) and asked == []
-
-
-def test_an_edit_of_a_file_that_takes_no_part_asks_again_which_folders_are_import_roots(tmp_path, monkeypatch):
+def test_an_import_root_taken_by_a_new_folder_changes_the_findings(tmp_path, monkeypatch):
     # `services/trainer/pkg` is imported as `pkg`, until a `pkg` folder at the root takes the name.
     root = "services/trainer/pkg"
     files = {f"{root}/__init__.py": "", f"{root}/settings.py": SETTINGS, f"{root}/integrate.py": INTEGRATE.format(module="pkg.settings")}
@@ -369,5 +233,4 @@ def test_an_edit_of_a_file_that_takes_no_part_asks_again_which_folders_are_impor
     monkeypatch.chdir(tmp_path)
     assert [finding[3] for finding in findings(use_cache=True)] == ["JAX101", "JAX102"]
     (tmp_path / "pkg").mkdir()
-    _project(tmp_path, {f"{root}/notes.py": "def double(x):\n    return 2 * x\n"})
     assert findings(use_cache=True) == findings(use_cache=False) == []

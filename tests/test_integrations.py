@@ -576,7 +576,7 @@ def test_github_escapes_as_the_workflow_command_parser_expects() -> None:
         line=7,
         column=3,
         code="JAX101",
-        message="50% of `C`: mutable, hashed\nby value; see x.py:3 :: %0A and %25 stay literal\r\nend",
+        template="50% of `C`: mutable, hashed\nby value; see x.py:3 :: %0A and %25 stay literal\r\nend",
     )
     out = io.StringIO()
     write_github([finding], out)

@@ -18,14 +18,13 @@ spellings, or check other modules and the cache.
 
 from __future__ import annotations
 
-import json
+import pickle
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from helpers import codes_at, jaxcheck_run, line_of, located, write, findings_of, model_findings
-from jaxcheck.loading.codec import decode, encode
 from jaxcheck.extraction import facts_from_source
 
 # Every spelling of the transforms the templates below use.
@@ -614,7 +613,7 @@ def test_cache_round_trip_keeps_the_new_facts():
     build = next(function for function in module.functions if function.name == "build")
     g = next(function for function in module.functions if function.name == "g")
     assert build.locals and g.free_reads
-    decoded = decode(json.loads(json.dumps(encode(module))))
+    decoded = pickle.loads(pickle.dumps(module))
     assert decoded == module
     fresh = model_findings([module])
     cached = model_findings([decoded])

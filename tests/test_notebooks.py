@@ -13,6 +13,7 @@ import pytest
 from helpers import BOTH, BUGGY, flake8_run, jaxcheck_run, write
 from jaxcheck.config import Config
 from jaxcheck.engine import check
+from jaxcheck.loading.cache import project_cache_folder
 from jaxcheck.loading.notebook import read_notebook, with_python
 
 # `path:cell N:line:column: CODE message`, as ruff prints a finding in a notebook.
@@ -94,7 +95,7 @@ def test_a_static_use_bug_in_a_notebook_is_reported_at_its_cell_and_line(tmp_pat
     assert {finding[:5] for finding in found} == {("./analysis.ipynb", CLASS_CELL, 1, 1, code) for code in BOTH}
     # The messages name the use and the change by cell and line too, not by the joined text's line.
     for *_, message in found:
-        assert f"analysis.ipynb:cell {USE_CELL}:8" in message, message
+        assert f" cell {USE_CELL}:8" in message, message  # a place in the same notebook: its cell and line
         assert not re.search(r"analysis\.ipynb:\d", message), message
     # Named on the command line, it is checked (no longer skipped with a note).
     named = jaxcheck_run("check", "analysis.ipynb", cwd=tmp_path)
@@ -160,7 +161,7 @@ def test_magics_neither_hide_a_bug_nor_make_the_notebook_unparsable(tmp_path: Pa
         (6, 1, 1, code) for code in BOTH
     }
     assert str(tmp_path / "magics.ipynb") in result.analysed
-    assert all("magics.ipynb:cell 10:" in finding.message for finding in result.findings)
+    assert all(" cell 10:" in finding.message for finding in result.findings)
 
 
 def test_magic_lines_keep_every_line_in_its_place() -> None:
@@ -302,7 +303,7 @@ def test_a_warm_run_gives_the_same_findings_and_cells_follow_the_notebook(tmp_pa
     write(tmp_path, "pyproject.toml", "")
     path = write(tmp_path, "nb.ipynb", BUGGY_NOTEBOOK)
     cold = jaxcheck_run("check", ".", cwd=tmp_path)
-    assert (tmp_path / ".jaxcheck_cache" / "results.json").is_file()
+    assert os.path.isfile(os.path.join(project_cache_folder(str(tmp_path)), "results"))
     warm = jaxcheck_run("check", ".", cwd=tmp_path)
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert {finding[1] for finding in cell_findings(cold.stdout)} == {CLASS_CELL}

@@ -25,7 +25,8 @@ from helpers import BUG_COLUMN, BUG_LINE, BUGGY, CLEAN, TEXT_LINE, USE_LINE, bug
 from jaxcheck.cli import main
 from jaxcheck.findings import Finding, Related
 from jaxcheck.report import progress as progress_module
-from jaxcheck.report.formats import end_column, message_of, write_full, write_json, write_sarif
+from jaxcheck.report.formats import message_of, write_full, write_json, write_sarif
+from jaxcheck.report.ranges import end_of_code
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 CLASS_LINE = "class Vehicle:"
@@ -139,7 +140,7 @@ def test_full_shows_the_source_with_a_caret_under_the_finding(project: Path, cap
         assert lines[1:7] == [
             gutter,
             f"{BUG_LINE:>{width}} | {CLASS_LINE}",
-            f"{gutter} {'^' * len(CLASS_LINE)}",
+            f"{gutter} {'^' * len('class Vehicle')}",  # to the class's name
             f"{BUG_LINE + 1:>{width}} |     def __init__(self, num_wheels):",
             f"{BUG_LINE + 2:>{width}} |         self.num_wheels = num_wheels",
             gutter,
@@ -165,7 +166,7 @@ def write_findings_made_here(tmp_path: Path) -> tuple[Finding, Finding]:
         line=5,
         column=2,
         code="JAX101",
-        message="`Config` is mutable",
+        template="`Config` is mutable",
         fix="Make `Config` a frozen dataclass",
         related=(
             Related(str(tmp_path / "use.py"), 1, 3, "made static here"),
@@ -173,7 +174,7 @@ def write_findings_made_here(tmp_path: Path) -> tuple[Finding, Finding]:
             Related(str(tmp_path / "gone.py"), 9, 4, "and here"),
         ),
     )
-    lost = Finding(path=str(tmp_path / "gone.py"), line=3, column=5, code="JAX102", message="`Other` hashes by identity")
+    lost = Finding(path=str(tmp_path / "gone.py"), line=3, column=5, code="JAX102", template="`Other` hashes by identity")
     return finding, lost
 
 
@@ -217,7 +218,7 @@ def test_json_carries_name_url_fix_end_and_related(tmp_path: Path) -> None:
         "line": 5,
         "column": 2,
         "end_line": 5,
-        "end_column": len("\tstatic = Config()") + 1,
+        "end_column": len("\tstatic = Config()") + 1,  # not Python (an indent): the rest of the line's code
         "code": "JAX101",
         "name": "mutable-static",
         "message": "`Config` is mutable. Make `Config` a frozen dataclass. [mutable-static]",
@@ -265,16 +266,46 @@ def test_sarif_carries_related_locations_and_regions_with_ends(tmp_path: Path) -
         ("ab", 7, 7),  # never before the start
     ],
 )
-def test_end_column_is_after_the_code_of_the_line(line: str, column: int, end: int) -> None:
-    assert end_column(line, column) == end
+def test_the_end_of_a_related_place_is_after_the_code_of_its_line(line: str, column: int, end: int) -> None:
+    assert end_of_code(line, column) == end
 
 
-def test_json_end_is_the_end_of_the_reported_line(project: Path, capsys: pytest.CaptureFixture) -> None:
+def test_a_class_finding_ends_after_the_class_name(project: Path, capsys: pytest.CaptureFixture) -> None:
     (project / "pkg" / "a.py").write_text(BUGGY.replace(CLASS_LINE, f"{CLASS_LINE}  # a comment"))
     _, out, _ = run_main(capsys, "--output-format", "json", "pkg")
     assert {(r["line"], r["column"], r["end_line"], r["end_column"]) for r in json.loads(out)} == {
-        (BUG_LINE, BUG_COLUMN, BUG_LINE, len(CLASS_LINE) + 1)
+        (BUG_LINE, BUG_COLUMN, BUG_LINE, len("class Vehicle") + 1)
     }
+
+
+RANGED = """\
+import jax
+
+
+def f(x, sizes):
+    return x
+
+
+g = jax.jit(f, static_argnames="sizes")
+y = g(1, sizes=[3,
+                1]) + 1  # the list, not the rest of the line
+"""
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "full"])
+def test_a_finding_s_range_is_its_expression(project: Path, capsys: pytest.CaptureFixture, output_format: str) -> None:
+    """Issue 44, item 19: the caret, the squiggle and the region cover `[3, 1]`, not the rest of the line."""
+    (project / "pkg" / "a.py").write_text(RANGED)
+    _, out, _ = run_main(capsys, "--output-format", output_format, "pkg")
+    if output_format == "json":
+        (record,) = json.loads(out)
+        assert (record["line"], record["column"], record["end_line"], record["end_column"]) == (9, 16, 10, 19)
+    elif output_format == "sarif":
+        (result,) = json.loads(out)["runs"][0]["results"]
+        region = result["locations"][0]["physicalLocation"]["region"]
+        assert region == {"startLine": 9, "startColumn": 16, "endLine": 10, "endColumn": 19}
+    else:
+        assert " 9 | y = g(1, sizes=[3,\n   |                ^^^\n" in out, out  # to the end of its first line
 
 
 def test_statistics_follow_full_output(project: Path, capsys: pytest.CaptureFixture) -> None:
@@ -293,7 +324,7 @@ def test_color_always_paints_and_only_paints(project: Path, capsys: pytest.Captu
     assert ANSI.sub("", painted) == plain
     assert "\x1b[1;31mJAX101\x1b[0m" in painted  # the code in bold red, as ruff shows it
     if output_format == "full":
-        assert f"\x1b[1;31m{'^' * len(CLASS_LINE)}\x1b[0m" in painted  # the caret too
+        assert f"\x1b[1;31m{'^' * len('class Vehicle')}\x1b[0m" in painted  # the caret too
 
 
 @pytest.mark.parametrize("output_format", ["json", "sarif", "github"])

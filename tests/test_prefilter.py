@@ -19,7 +19,7 @@ from jaxcheck import facts as f
 from jaxcheck.config import find_config
 from jaxcheck.engine import check
 from jaxcheck.loading import prefilter, references
-from jaxcheck.loading.loader import parse_facts
+from jaxcheck.extraction import facts_from_source
 from jaxcheck.loading.prefilter import TRIGGERS, may_have_findings
 from jaxcheck.loading.references import Reexports, Users, named_modules
 from jaxcheck.loading.source import SourceError, read_source
@@ -261,7 +261,10 @@ def _module_facts(path: str, text: str, root: str) -> f.ModuleFacts | None:
     relative = os.path.splitext(os.path.relpath(path, root))[0].split(os.sep)
     is_package = relative[-1] == "__init__"
     module = ".".join(relative[:-1] if is_package else relative)
-    return parse_facts(path, text, module, is_package)[0]
+    try:
+        return facts_from_source(text, path, module, is_package)
+    except SyntaxError:
+        return None
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -277,12 +280,10 @@ def test_reexports_kept_between_waves_are_those_followed_again_on_real_code(seed
     reexports, loaded, names = Reexports(roots, 16), [], set()
     waves = [modules[: len(modules) // 2], modules[len(modules) // 2 : -20], modules[-20:]]
     for wave in waves:
-        for module in wave:  # as `Workspace._noted` does, in the order the files come
-            named = named_modules(module, whole=True)
-            reexports.follow([*reexports.add([module]), *named])
-            names |= named
+        for module in wave:
+            names |= named_modules(module, whole=True)
         loaded += wave
-        reexports.add(loaded)  # as `Workspace._canonical` does, in the order the facts are kept
+        reexports.add(wave)  # as `Loader.load` does at each wave's end, in the order the facts are kept
         followed = reexports.followed(names)
         assert followed == _plain_followed(loaded, names, roots)
     assert len(modules) > 250 and len(names) > 4000
@@ -290,7 +291,7 @@ def test_reexports_kept_between_waves_are_those_followed_again_on_real_code(seed
 
 
 def _facts(module: str, text: str, is_package: bool = False) -> f.ModuleFacts:
-    return parse_facts(f"{module}.py", text, module, is_package)[0]
+    return facts_from_source(text, f"{module}.py", module, is_package)
 
 
 def test_a_chain_is_followed_again_once_a_module_that_reexports_its_name_is_loaded():

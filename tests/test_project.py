@@ -2,7 +2,7 @@
 and real `flake8 --select JAX` in subprocesses, on small projects in tmp_path.
 
 Each project has a `pyproject.toml`, so its root is tmp_path and its cache is
-`tmp_path/.jaxcheck_cache`. A class defined in one module and passed static in
+its folder in the user's cache (`cache_of`). A class defined in one module and passed static in
 another is judged with its own module's facts and reported in its own module
 (SPEC 3, location rule); the message names the static use as `path:line`,
 relative to the working folder. Expectations are exact (path, line, column,
@@ -14,9 +14,8 @@ code) sets, and the findings of the CLI and of flake8 are compared whole
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 import os
+import pickle
 import re
 import shutil
 import subprocess
@@ -26,10 +25,9 @@ from pathlib import Path
 import pytest
 
 from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, located, text_findings, write
-from jaxcheck import __version__
-from jaxcheck.loading.cache import signed
+from jaxcheck.loading.cache import project_cache_folder
 
-CACHE = ".jaxcheck_cache"
+SHIPPED = ".jaxcheck_cache"  # where jaxcheck once kept its cache: a repository can ship one
 # These projects are about finding classes across modules: they are judged by
 # the design standard (the strict profile), which needs no evidence of a change.
 PYPROJECT = '[project]\nname = "demo"\nversion = "0"\n\n[tool.jaxcheck]\nprofile = "strict"\n'
@@ -123,23 +121,25 @@ def assert_names_use(findings, use: str, cls: str = "Settings") -> None:
         assert re.search(pattern, message), (use, message)
 
 
-def cache_entries(root: Path) -> dict[str, str]:
-    """The JSON of each entry, without the signature line before it."""
+def cache_of(root: Path) -> Path:
+    """The project's cache folder, in the user's cache (the tests': `conftest.py`)."""
+    return Path(project_cache_folder(str(root)))
+
+
+def cache_entries(root: Path) -> dict[str, Path]:
+    """The project's cache entries by name: `results`, `stamps`, `valid` and `facts/<key>`."""
+    folder = cache_of(root)
     return {
-        path.name: path.read_bytes().partition(b"\n")[2].decode("utf-8", "replace") for path in (root / CACHE).glob("*.json")
+        str(path.relative_to(folder)): path
+        for path in [*folder.glob("*"), *folder.glob("facts/*")]
+        if path.is_file() and not path.name.startswith(".tmp-")
     }
-
-
-def sign(text: str) -> bytes:
-    """An entry as this user's jaxcheck would have signed it."""
-    return signed(text.encode("utf-8", "surrogateescape"))
-
 
 def tree(root: Path) -> dict[str, str]:
     """Every file below `root` outside the cache, with a digest of its content."""
     listing = {}
     for folder, folders, files in os.walk(root):
-        folders[:] = [name for name in folders if name != CACHE]
+        folders[:] = [name for name in folders if name != SHIPPED]
         for name in files:
             path = Path(folder, name)
             listing[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -157,23 +157,23 @@ def test_settings_integrate_same_findings_from_cli_flake8_and_flake8_on_one_file
     cold_package = flake8(tmp_path, "pkg")  # flake8 first, from a cold cache
     assert where(cold_package) == expected
     assert_names_use(cold_package, use)
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
 
     by_cli = cli(tmp_path, ".")
     assert where(by_cli) == expected
     assert_names_use(by_cli, use)
     assert by_cli == cold_package
-    assert (tmp_path / CACHE).is_dir()
+    assert cache_of(tmp_path).is_dir() and not (tmp_path / SHIPPED).exists()
 
     assert flake8(tmp_path, "pkg") == by_cli  # warm
     assert flake8(tmp_path, "pkg/settings.py") == by_cli  # one file, once the index exists
     assert cli(tmp_path, "pkg/settings.py") == by_cli
 
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/settings.py") == by_cli  # one file, cold
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert cli(tmp_path, "--no-cache", "pkg/settings.py") == by_cli
-    assert not (tmp_path / CACHE).exists()
+    assert not cache_of(tmp_path).exists()
     # The file with the use has no finding of its own; checked alone, the CLI
     # shows the class's findings it makes (flake8 reports a file's own only).
     assert cli(tmp_path, "pkg/integrate.py") == by_cli
@@ -196,7 +196,7 @@ def test_use_by_a_call_site_in_a_third_module(tmp_path: Path) -> None:
     assert where(by_cli) == at("pkg/settings.py", 1)
     assert_names_use(by_cli, f"pkg/driver.py:{line_of(DRIVER, 'first =')}")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/settings.py") == by_cli
 
 
@@ -406,7 +406,7 @@ def test_layouts_and_imports(tmp_path: Path, case: str) -> None:
     top = defining.split("/")[0]
     assert flake8(tmp_path, top) == by_cli
     assert flake8(tmp_path, defining) == by_cli  # warm
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, defining) == by_cli  # cold
     assert cli(tmp_path, "--no-cache", defining) == by_cli
 
@@ -529,9 +529,9 @@ def test_import_cycle_class_defined_in_the_module_that_imports_the_use(tmp_path:
         assert "`Options`" in finding[4]
         assert f"pkg/a.py:{line_of(CYCLE_A, USE)}" in finding[4] or f"pkg/b.py:{line_of(CYCLE_B, 'return run')}" in finding[4]
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/b.py") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/a.py") == []
 
 
@@ -561,7 +561,7 @@ def test_cycle_of_bases_across_modules_ends(tmp_path: Path) -> None:
     make(tmp_path, files)
     by_cli = cli(tmp_path, ".")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/b.py") == [x for x in by_cli if x[0] == "pkg/b.py"]
 
 
@@ -632,7 +632,7 @@ def test_member_at_fault_and_unhashable_class_are_located_in_the_class_module(tm
         assert f"`{cls}`" in finding[4]
         assert any(re.search(re.escape(use) + r"(?!\d)", finding[4]) for use in uses[cls]), finding[4]
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/settings.py") == by_cli
 
 
@@ -687,7 +687,7 @@ def test_same_name_frozen_class_used_static_mutable_one_never(tmp_path: Path, fr
     make(tmp_path, same_name_project(frozen_module, mutable_module, used=frozen_module))
     assert cli(tmp_path, ".") == []
     assert flake8(tmp_path, "pkg") == []
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, mutable_module.replace(".", "/") + ".py") == []
 
 
@@ -702,7 +702,7 @@ def test_same_name_mutable_class_used_static_frozen_one_never(tmp_path: Path, fr
     assert where(by_cli) == at(mutable_path, 1)
     assert_names_use(by_cli, "pkg/use.py:", cls="Config")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, mutable_path) == by_cli
     assert flake8(tmp_path, frozen_module.replace(".", "/") + ".py") == []
 
@@ -737,7 +737,7 @@ def test_local_class_shadows_an_imported_one_of_the_same_name(tmp_path: Path) ->
     make(tmp_path, {"pkg/__init__.py": "", "pkg/a.py": LOCAL_FROZEN_USE, "pkg/b.py": MUTABLE_CONFIG})
     assert cli(tmp_path, ".") == []
     assert flake8(tmp_path, "pkg") == []
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/b.py") == []
 
 
@@ -844,7 +844,7 @@ def test_immutable_base_in_another_module_counts(tmp_path: Path, base: str, conf
     make(tmp_path, inheritance_project(base, config))
     assert cli(tmp_path, ".") == []
     assert flake8(tmp_path, "pkg") == []
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/config.py") == []
     assert flake8(tmp_path, "pkg/base.py") == []
 
@@ -863,7 +863,7 @@ def test_mutable_base_in_another_module_is_reported_in_the_subclass_module(tmp_p
     assert where(by_cli) == at("pkg/config.py", line_of(config, "class Config"), codes)
     assert_names_use(by_cli, "pkg/use.py:", cls="Config")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/config.py") == by_cli
     assert flake8(tmp_path, "pkg/base.py") == []
 
@@ -930,7 +930,7 @@ def test_bases_named_through_a_module(tmp_path: Path) -> None:
     assert where(by_cli) == at("pkg/config.py", line_of(MODULE_ATTRIBUTE_BASES, "class Config"))
     assert_names_use(by_cli, f"pkg/use.py:{line_of(MODULE_ATTRIBUTE_USE, USE)}", cls="Config")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/config.py") == by_cli
 
 
@@ -951,7 +951,7 @@ def test_same_name_bases_in_two_modules_are_not_confused(tmp_path: Path) -> None
     assert where(by_cli) == at("pkg/bad.py", line_of(files["pkg/bad.py"], "class Config"))
     assert_names_use(by_cli, f"pkg/use.py:{line_of(SAME_NAME_BASES_USE, '@jax.jit(static_argnums=0)')}", cls="Config")
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/good.py") == []
     assert flake8(tmp_path, "pkg/bad.py") == by_cli
 
@@ -990,18 +990,16 @@ def test_base_reexported_through_a_package_and_a_chain_of_modules(tmp_path: Path
 # --- 5. the cache ---------------------------------------------------------------------------------
 
 
-def test_cache_is_ignored_by_git_and_a_warm_run_prints_the_same(tmp_path: Path) -> None:
+def test_the_cache_is_outside_the_project_and_a_warm_run_prints_the_same(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
+    before = tree(tmp_path)
     first = jaxcheck_run("check", ".", cwd=tmp_path)
-    ignore = tmp_path / CACHE / ".gitignore"
-    assert ignore.is_file()
-    assert "*" in [line.strip() for line in ignore.read_text().splitlines()]
-    assert (tmp_path / CACHE / "results.json").is_file()
+    assert (cache_of(tmp_path) / "results").is_file() and tree(tmp_path) == before
     second = jaxcheck_run("check", ".", cwd=tmp_path)
     assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
     assert first.returncode == 1
     assert where(_findings(first, TEXT_LINE)) == at("pkg/settings.py", 1)
-    assert not list((tmp_path / CACHE).glob(".tmp-*"))  # no half-written entry left behind
+    assert not list(cache_of(tmp_path).rglob(".tmp-*"))  # no half-written entry left behind
 
 
 def test_stale_cache_after_editing_the_class(tmp_path: Path) -> None:
@@ -1054,106 +1052,66 @@ def test_stale_cache_after_moving_the_class_to_another_module(tmp_path: Path) ->
     assert flake8(tmp_path, "pkg/options.py") == moved
 
 
-def _foreign(entry: dict) -> dict:
-    """The entry as another jaxcheck version would have written it."""
-    entry = {**entry, "jaxcheck": "0.0.0-foreign"}
-    if "fingerprint" in entry:  # and of another version's files
-        entry["fingerprint"] = hashlib.sha256(b"another version").hexdigest()
-    return entry
-
-
 GARBAGE = {
-    "garbage": lambda text: "\x00\xff not json at all {{{",
-    "empty": lambda text: "",
-    "truncated": lambda text: text[: len(text) // 2],
-    "another_version": lambda text: json.dumps(_foreign(json.loads(text))),
-    "wrong_shape": lambda text: json.dumps({**json.loads(text), "facts": [1, 2], "results": [1], "valid": 3}),
-    "json_list": lambda text: "[]",
+    "garbage": lambda data: b"\x00\xff not a pickle at all {{{",
+    "empty": lambda data: b"",
+    "truncated": lambda data: data[: len(data) // 2],
+    "another_type": lambda data: pickle.dumps([1, 2, 3]),
 }
-# Spoilt in their content, then signed as this user's jaxcheck would sign
-# them: the checks past the signature must catch them. The others are unsigned.
-SIGNED = {"another_version", "wrong_shape", "json_list"}
-
-
-def spoil(path: Path, kind: str, text: str) -> None:
-    spoilt = GARBAGE[kind](text)
-    path.write_bytes(sign(spoilt) if kind in SIGNED else spoilt.encode("utf-8", "surrogateescape"))
 
 
 @pytest.mark.parametrize("kind", sorted(GARBAGE))
 @pytest.mark.parametrize("front_end", ["cli", "flake8_one_file"])
-def test_corrupt_cache_entries_are_discarded_and_replaced(tmp_path: Path, kind: str, front_end: str) -> None:
+def test_damaged_cache_entries_are_discarded_and_replaced(tmp_path: Path, kind: str, front_end: str) -> None:
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
     before = cache_entries(tmp_path)
-    assert "results.json" in before and "valid.json" in before and len(before) >= 4
-    for name, text in before.items():
-        spoil(tmp_path / CACHE / name, kind, text)
+    assert {"results", "valid"} <= set(before) and len(before) >= 4
+    for path in before.values():
+        path.write_bytes(GARBAGE[kind](path.read_bytes()))
     if front_end == "cli":
         assert cli(tmp_path, ".") == bug
     else:
         assert flake8(tmp_path, "pkg/settings.py") == bug
     after = cache_entries(tmp_path)
-    assert set(after) >= {"results.json", "valid.json"}
-    for name, text in after.items():
-        entry = json.loads(text)  # every entry left is whole JSON again
-        if name not in ("results.json", "loading.json", "valid.json", "stamps.json"):
-            assert entry["jaxcheck"] == __version__
-            assert entry["key"] == name[: -len(".json")]
-    # The facts entries the run needed were written again under the same keys.
-    assert {name for name in before if name not in ("results.json", "loading.json", "valid.json", "stamps.json")} <= set(after)
+    assert {"results", "valid"} <= set(after)
+    for name, path in after.items():
+        assert not isinstance(pickle.loads(path.read_bytes()), list), name  # every entry the run read is whole again
     assert cli(tmp_path, ".") == bug  # and the repaired cache gives the same again
 
 
-@pytest.mark.parametrize("kind", ["garbage", "truncated", "another_version", "wrong_shape"])
-def test_corrupt_facts_entries_behind_a_stale_results_file(tmp_path: Path, kind: str) -> None:
-    # results.json is stale after an edit, so the run must read the (corrupt) facts of the unchanged files.
+@pytest.mark.parametrize("kind", sorted(GARBAGE))
+def test_damaged_facts_entries_behind_stale_results(tmp_path: Path, kind: str) -> None:
+    # The results are stale after an edit, so the run must read the (damaged) facts of the unchanged files.
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
-    for name, text in cache_entries(tmp_path).items():
-        if name not in ("results.json", "loading.json", "valid.json", "stamps.json"):
-            spoil(tmp_path / CACHE / name, kind, text)
+    for name, path in cache_entries(tmp_path).items():
+        if name.startswith("facts"):
+            path.write_bytes(GARBAGE[kind](path.read_bytes()))
     write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited\n")  # a file the findings rest on
     assert cli(tmp_path, ".") == bug
     write(tmp_path, "pkg/integrate.py", INTEGRATE)
     assert flake8(tmp_path, "pkg/settings.py") == bug
 
 
-def test_cache_entry_that_is_a_folder_or_unreadable_does_not_crash(tmp_path: Path) -> None:
+def test_cache_entry_that_is_a_folder_does_not_crash(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
-    results = tmp_path / CACHE / "results.json"
+    results = cache_of(tmp_path) / "results"
     results.unlink()
     results.mkdir()  # a folder where a file was
     assert cli(tmp_path, ".") == bug
     assert flake8(tmp_path, "pkg/settings.py") == bug
 
 
-@pytest.mark.parametrize(
-    "change",
-    [
-        pytest.param(lambda found: found.__setitem__(1, "4"), id="line-a-string"),
-        pytest.param(lambda found: found.__setitem__(1, 0), id="line-zero"),
-        pytest.param(lambda found: found.__setitem__(2, -3), id="column-negative"),
-        pytest.param(lambda found: found.__setitem__(3, "E501"), id="not-a-jaxcheck-code"),
-        pytest.param(lambda found: found.__setitem__(4, ""), id="no-message"),
-        pytest.param(lambda found: found.__setitem__(5, [7]), id="about-not-paths"),
-        pytest.param(lambda found: found.pop(), id="a-field-missing"),
-    ],
-)
-def test_results_of_the_right_fingerprint_but_the_wrong_shape_are_rebuilt(tmp_path: Path, change) -> None:
-    """Issue 16, item 7: everything read from the cache is checked; an entry
-    that no run could have written is dropped, and the findings judged again."""
+def test_results_of_the_right_fingerprint_but_the_wrong_shape_are_rebuilt(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     bug = cli(tmp_path, ".")
-    results = tmp_path / CACHE / "results.json"
-    entry = json.loads(cache_entries(tmp_path)["results.json"])
-    for found, _failed in entry["results"].values():
-        change(found[0])
-    results.write_bytes(sign(json.dumps(entry)))  # signed: only the checks of values can tell
+    results = cache_of(tmp_path) / "results"
+    fingerprint, found = pickle.loads(results.read_bytes())
+    results.write_bytes(pickle.dumps((fingerprint, {path: ("not findings", 1) for path in found})))
     assert cli(tmp_path, ".") == bug
-    assert json.loads(cache_entries(tmp_path)["results.json"])["results"] != entry["results"]  # rebuilt
-    assert cli(tmp_path, ".") == bug
+    assert pickle.loads(results.read_bytes()) == (fingerprint, found)  # rebuilt
 
 
 def test_no_cache_creates_nothing(tmp_path: Path) -> None:
@@ -1161,21 +1119,21 @@ def test_no_cache_creates_nothing(tmp_path: Path) -> None:
     before = tree(tmp_path)
     by_cli = cli(tmp_path, "--no-cache", ".")
     assert where(by_cli) == at("pkg/settings.py", 1)
-    assert not (tmp_path / CACHE).exists()
+    assert not cache_of(tmp_path).exists()
     assert tree(tmp_path) == before
 
 
-def test_writes_nothing_outside_the_cache(tmp_path: Path) -> None:
+def test_writes_nothing_in_the_project(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     before = tree(tmp_path)
     cli(tmp_path, ".")
     cli(tmp_path, "pkg/settings.py")
     flake8(tmp_path, "pkg")
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     flake8(tmp_path, "pkg/settings.py")
     flake8(tmp_path / "pkg", "settings.py")
-    assert tree(tmp_path) == before
-    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+    assert tree(tmp_path) == before and not (tmp_path / SHIPPED).exists()
+    assert not list(cache_of(tmp_path).rglob(".tmp-*"))
 
 
 def test_concurrent_cold_runs_share_the_cache(tmp_path: Path) -> None:
@@ -1193,9 +1151,9 @@ def test_concurrent_cold_runs_share_the_cache(tmp_path: Path) -> None:
         completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
         pattern = TEXT_LINE if "jaxcheck" in command else FLAKE8_LINE
         assert _findings(completed, pattern) == expected
-    for text in cache_entries(tmp_path).values():
-        json.loads(text)
-    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+    for path in cache_entries(tmp_path).values():
+        pickle.loads(path.read_bytes())
+    assert not list(cache_of(tmp_path).rglob(".tmp-*"))
     assert cli(tmp_path, ".") == expected
 
 
@@ -1277,16 +1235,16 @@ def test_parallel_flake8_gives_the_same_findings_as_the_cli(tmp_path: Path) -> N
         [x for x in by_cli if x[0] == "pkg/models.py"], f"pkg/train.py:{line_of(TRAIN, 'return apply')}", cls="Model"
     )
     for _ in range(2):  # from a cold cache, twice in a row
-        shutil.rmtree(tmp_path / CACHE)
+        shutil.rmtree(cache_of(tmp_path))
         completed = flake8_run("-vv", "-j", "2", "pkg", cwd=tmp_path)
         assert _findings(completed, FLAKE8_LINE) == by_cli
         # flake8's log names the process of each line: the files were checked in a pool, not serially.
         assert re.search(r"PoolWorker-\d", completed.stderr), completed.stderr[-2000:]
     assert flake8(tmp_path, "-j", "2", "pkg") == by_cli  # warm
     assert flake8(tmp_path, "-j", "2", ".") == by_cli
-    for text in cache_entries(tmp_path).values():
-        json.loads(text)
-    assert not list((tmp_path / CACHE).glob(".tmp-*"))
+    for path in cache_entries(tmp_path).values():
+        pickle.loads(path.read_bytes())
+    assert not list(cache_of(tmp_path).rglob(".tmp-*"))
 
 
 def test_cli_worker_pool_gives_the_same_findings_as_one_process(tmp_path: Path) -> None:
@@ -1386,7 +1344,7 @@ def test_unhashable_value_at_a_call_site_in_another_module_flake8_same_as_cli(tm
     by_cli = cli(tmp_path, ".")
     assert where(by_cli) == {("pkg/driver.py", 3, 25, "JAX106")}
     assert flake8(tmp_path, "pkg") == by_cli
-    shutil.rmtree(tmp_path / CACHE)
+    shutil.rmtree(cache_of(tmp_path))
     assert flake8(tmp_path, "pkg/driver.py") == by_cli
 
 
@@ -1473,14 +1431,14 @@ def test_without_a_marker_a_script_folder_is_its_modules_and_packages_and_keeps_
     for number in range(3):
         write(tmp_path, f"downloads/old/stuff{number}.py", "x = 1\n")
     project = find_project(str(tmp_path / "lone.py"))
-    assert (project.root, project.marked, project.loose, project.cache_folder) == (str(tmp_path), False, True, None)
+    assert (project.root, project.marked, project.loose) == (str(tmp_path), False, True)
     found = {os.path.relpath(path, tmp_path) for path in python_files(project.root, lambda *_: False, packages_only=True)}
     assert found == {"lone.py", os.path.join("pkg", "__init__.py"), os.path.join("pkg", "settings.py")}
     before = tree(tmp_path)
     completed = jaxcheck_run("check", "lone.py", cwd=tmp_path)
     assert completed.returncode == 1 and "pkg/settings.py:1:1: JAX101" in completed.stdout, completed.stdout
     flake8_run("lone.py", cwd=tmp_path)
-    assert tree(tmp_path) == before and not (tmp_path / CACHE).exists()
+    assert tree(tmp_path) == before and not cache_of(tmp_path).exists()
 
 
 def test_without_a_marker_a_folder_without_init_inside_a_package_is_part_of_the_package(tmp_path: Path) -> None:
@@ -1501,105 +1459,101 @@ def test_without_a_marker_a_folder_without_init_inside_a_package_is_part_of_the_
     for name, text in files.items():
         write(tmp_path, name, text)
     project = find_project(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py"))
-    assert (project.root, project.loose, project.cache_folder) == (str(tmp_path / "pkg"), False, None)
+    assert (project.root, project.loose, project.marked) == (str(tmp_path / "pkg"), False, False)
     assert project.module_name(str(tmp_path / "pkg" / "problems" / "bbob" / "meta.py")) == ("pkg.problems.bbob.meta", False)
     for given in ("pkg", "pkg/problems/bbob/meta.py"):
         completed = jaxcheck_run("check", "--no-cache", given, cwd=tmp_path)
         assert "pkg/problems/bbob/meta.py:1:1: JAX102" in completed.stdout, (given, completed.stdout)
 
 
-# --- a cache no one should trust (issue 16, items 13, 14 and 17) -------------------------------------
+# --- a cache no one else can write (issue 44, item 2) ------------------------------------------------
 
 
-def test_a_linked_cache_folder_is_not_used_and_its_target_is_untouched(tmp_path: Path) -> None:
-    elsewhere = tmp_path / "elsewhere"
-    write(elsewhere, "results.json", "someone's data\n")
-    write(elsewhere, "valid.json", "someone else's data\n")
-    write(elsewhere, "0" * 64 + ".json", "not ours either\n")
-    project = tmp_path / "project"
-    make(project, SAMPLE)
-    expected = cli(project, "--no-cache", ".")
-    (project / CACHE).symlink_to(elsewhere, target_is_directory=True)  # a cloned repository can ship one
-    before = {path.name: path.read_bytes() for path in elsewhere.iterdir()}
-    completed = jaxcheck_run("check", ".", cwd=project)
-    assert _findings(completed, TEXT_LINE) == expected
-    assert f"jaxcheck: note: the cache was not used: {project / CACHE} is a link" in completed.stderr
-    assert flake8(project, "pkg/settings.py") == [f for f in expected if f[0] == "pkg/settings.py"]
-    assert {path.name: path.read_bytes() for path in elsewhere.iterdir()} == before
-
-
-@pytest.mark.parametrize("owner", ["another-user", "not-made-by-jaxcheck"])
-def test_a_cache_folder_jaxcheck_did_not_make_is_left_alone(tmp_path: Path, owner: str) -> None:
+def test_a_cache_a_repository_ships_is_never_read_nor_written(tmp_path: Path) -> None:
+    """A repository that ships `.jaxcheck_cache/` with its findings removed
+    (empty results of the right shape, entries of every name jaxcheck once
+    wrote) changes nothing: the cache is in the user's cache folder."""
     make(tmp_path, SAMPLE)
     expected = cli(tmp_path, "--no-cache", ".")
-    write(tmp_path, f"{CACHE}/results.json", '{"planted": true}\n')
-    if owner == "another-user":
+    assert expected
+    shipped = tmp_path / SHIPPED
+    for name in ("results.json", "stamps.json", "valid.json", "results", "stamps", "valid", "facts/" + "0" * 64):
+        write(shipped, name, "{}\n")
+    before = {path: path.read_bytes() for path in shipped.rglob("*") if path.is_file()}
+    assert cli(tmp_path, ".") == expected == cli(tmp_path, ".")
+    assert flake8(tmp_path, "pkg/settings.py") == [f for f in expected if f[0] == "pkg/settings.py"]
+    assert {path: path.read_bytes() for path in shipped.rglob("*") if path.is_file()} == before
+
+
+@pytest.mark.parametrize("how", ["a-link", "writable-by-others", "another-user"])
+def test_a_cache_folder_others_could_have_written_is_not_used(tmp_path: Path, how: str) -> None:
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, "--no-cache", ".")
+    folder = cache_of(tmp_path)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if how == "a-link":
+        (tmp_path / "elsewhere").mkdir()
+        folder.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+        why = "is not a folder"
+    elif how == "writable-by-others":
+        folder.mkdir(mode=0o700)
+        os.chmod(folder, 0o777)
+        why = "others may write to"
+    else:
         if not hasattr(os, "chown") or os.getuid() != 0:
             pytest.skip("giving a folder to another user needs root")
-        write(tmp_path, f"{CACHE}/.gitignore", "# jaxcheck's cache: never commit it\n*\n")
-        os.chown(tmp_path / CACHE, 12345, 12345)
+        folder.mkdir(mode=0o700)
+        os.chown(folder, 12345, 12345)
         why = "belongs to another user"
-    else:
-        why = "was not made by jaxcheck"  # no `.gitignore` of jaxcheck's: a repository's own folder
-    before = {path.name: path.read_bytes() for path in (tmp_path / CACHE).iterdir()}
+    planted = folder / "results"
+    if how != "another-user":
+        planted.write_bytes(pickle.dumps(("0" * 64, {})))
     completed = jaxcheck_run("check", ".", cwd=tmp_path)
     assert _findings(completed, TEXT_LINE) == expected
-    assert f"the cache was not used: {tmp_path / CACHE} {why}" in completed.stderr, completed.stderr
-    assert {path.name: path.read_bytes() for path in (tmp_path / CACHE).iterdir()} == before
-
-
-@pytest.mark.parametrize("how", ["unsigned", "signed-by-another-key"])
-def test_planted_entries_do_not_change_the_findings(tmp_path: Path, how: str) -> None:
-    """A repository that ships `.jaxcheck_cache/` with its findings removed (the
-    results of the right fingerprint, empty), and the facts of a fixed class
-    under the buggy file's key: entries are signed with a key of this user on
-    this machine, which the repository cannot have."""
-    make(tmp_path, SAMPLE)
-    expected = cli(tmp_path, ".")
-    assert expected
-    key = b"the attacker's key"
-    for name, text in cache_entries(tmp_path).items():
-        entry = json.loads(text)
-        if name == "results.json":
-            entry["results"] = {}
-        elif "facts" in entry:
-            entry["facts"][2] = []  # no classes
-        body = json.dumps(entry).encode()
-        if how == "unsigned":
-            data = body
-        else:
-            data = hmac.new(key, body, hashlib.sha256).hexdigest().encode() + b"\n" + body
-        (tmp_path / CACHE / name).write_bytes(data)
-    assert cli(tmp_path, ".") == expected
-    assert flake8(tmp_path, "pkg/settings.py") == [f for f in expected if f[0] == "pkg/settings.py"]
+    assert "jaxcheck: note: the cache was not used:" in completed.stderr and why in completed.stderr, completed.stderr
+    assert not (tmp_path / "elsewhere" / "facts").exists()
 
 
 def test_a_link_or_a_fifo_among_the_entries_is_not_read(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     expected = cli(tmp_path, ".")
-    for name in cache_entries(tmp_path):
-        path = tmp_path / CACHE / name
+    for name, path in cache_entries(tmp_path).items():
         path.unlink()
-        if name == "results.json" and hasattr(os, "mkfifo"):
+        if name == "results" and hasattr(os, "mkfifo"):
             os.mkfifo(path)
         else:
             path.symlink_to("/dev/zero")
     assert cli(tmp_path, ".") == expected
 
 
-def test_old_entries_are_pruned_and_only_jaxcheck_files_are_removed(tmp_path: Path) -> None:
+def test_old_entries_and_what_a_killed_run_left_are_pruned(tmp_path: Path) -> None:
     make(tmp_path, SAMPLE)
     cli(tmp_path, ".")
-    used = set(cache_entries(tmp_path))
-    for number in range(600):  # entries of older versions and of edited files
-        stale = tmp_path / CACHE / f"{number:064x}.json"
+    facts = cache_of(tmp_path) / "facts"
+    used = {path.name for path in facts.iterdir()}
+    for number in range(600):  # entries of edited files
+        stale = facts / f"{number:064x}"
         stale.write_bytes(b"old")
         os.utime(stale, (1_000_000 + number, 1_000_000 + number))
-    write(tmp_path, f"{CACHE}/notes.txt", "mine\n")
+    left_behind, fresh = facts / ".tmp-killed", facts / ".tmp-writing"
+    left_behind.write_bytes(b"half")
+    os.utime(left_behind, (1_000_000, 1_000_000))
+    fresh.write_bytes(b"half")  # another run may be writing it now
     write(tmp_path, "pkg/integrate.py", INTEGRATE + "# edited: the results are stale, the facts are read again\n")
     cli(tmp_path, ".")
-    left = {path.name for path in (tmp_path / CACHE).glob("*.json")}
-    assert used - {"results.json", "loading.json", "valid.json", "stamps.json"} <= left
-    assert len(left) <= 2 * len(used) + 256 + 2
-    assert f"{599:064x}.json" in left and f"{0:064x}.json" not in left  # the oldest go first
-    assert (tmp_path / CACHE / "notes.txt").read_text() == "mine\n"
+    left = {path.name for path in facts.iterdir()}
+    assert used <= left
+    assert len(left) <= 2 * (len(used) + 1) + 256 + 1
+    assert f"{599:064x}" in left and f"{0:064x}" not in left  # the oldest go first
+    assert ".tmp-killed" not in left and ".tmp-writing" in left
+
+
+def test_a_cache_folder_left_half_made_is_made_whole(tmp_path: Path) -> None:
+    """A full disk can leave the project's folder without its `facts/`: the next run makes it, and uses the cache."""
+    make(tmp_path, SAMPLE)
+    expected = cli(tmp_path, ".")
+    shutil.rmtree(cache_of(tmp_path))
+    cache_of(tmp_path).mkdir(mode=0o700, parents=True)
+    completed = jaxcheck_run("check", ".", cwd=tmp_path)
+    assert _findings(completed, TEXT_LINE) == expected and "cache was not used" not in completed.stderr
+    assert (cache_of(tmp_path) / "results").is_file() and list((cache_of(tmp_path) / "facts").iterdir())

@@ -22,13 +22,12 @@ values, or check the cache.
 
 from __future__ import annotations
 
-import json
+import pickle
 import textwrap
 
 import pytest
 
 from helpers import codes_at, line_of, model_findings
-from jaxcheck.loading.codec import decode, encode
 from jaxcheck.extraction import facts_from_source
 
 # Every spelling the templates below use.
@@ -716,7 +715,7 @@ class Mixture:
 def test_cache_round_trip_keeps_the_pytree_facts():
     # The facts stored in the cache give the same findings as fresh ones.
     module = facts_from_source(ROUND_TRIP, "m.py", "pkg.m", False)
-    decoded = decode(json.loads(json.dumps(encode(module))))
+    decoded = pickle.loads(pickle.dumps(module))
     assert decoded == module
     fresh = model_findings([module])
     cached = model_findings([decoded])

@@ -27,7 +27,7 @@ from jaxcheck.cli import main
 from jaxcheck.config import load_config
 from jaxcheck.engine import check
 from jaxcheck.findings import Finding, Related
-from jaxcheck.loading.cache import FactsCache, WarmFactsCache
+from jaxcheck.loading.cache import Cache
 from jaxcheck.report.formats import PAGE_URL
 from jaxcheck.report.noqa import with_noqa
 from jaxcheck.server.actions import actions_for, noqa_action
@@ -158,7 +158,7 @@ def test_a_session_over_stdio(tmp_path, monkeypatch):
             assert sent.source == "jaxcheck"
             assert sent.message == message(finding)
             assert sent.code_description.href == PAGE_URL.format(code=sent.code)
-            assert (sent.range.start.character, sent.range.end.character) == (0, len("class Vehicle:"))
+            assert (sent.range.start.character, sent.range.end.character) == (0, len("class Vehicle"))  # to the name
             assert [
                 (info.location.uri, info.location.range.start.line + 1, info.location.range.start.character + 1, info.message)
                 for info in sent.related_information or []
@@ -249,34 +249,31 @@ def test_the_projects_config_is_honoured_and_read_again(tmp_path):
     assert "configuration error" in problem.message and "surprise" in problem.message
 
 
-def test_the_warm_cache_reads_the_stamps_from_disk_once_a_session(tmp_path, monkeypatch):
-    entry = {"keywords": "()", "pattern": "", "files": {}, "verdicts": {"d" * 64: [False, True, None]}}
-    FactsCache(str(tmp_path / "cache")).store_stamps(entry)  # a command-line run left them
-    cache = WarmFactsCache(str(tmp_path / "cache"))
-    assert cache.load_stamps()["verdicts"] == entry["verdicts"]
-    read = cache._read
-    monkeypatch.setattr(cache, "_read", lambda name: pytest.fail(f"{name} read again") if name == "stamps.json" else read(name))
-    assert cache.load_stamps()["verdicts"] == entry["verdicts"]
-    cache.store_stamps({**entry, "verdicts": {}})
-    assert cache.load_stamps()["verdicts"] == {}
-    assert FactsCache(str(tmp_path / "cache")).load_stamps()["verdicts"] == {}  # and on disk, for the command line
-
-
-def test_the_warm_cache_keeps_the_facts_of_the_last_two_runs(tmp_path):
-    cache = WarmFactsCache(None)  # no folder: memory only
+def test_the_session_s_cache_keeps_in_memory_the_facts_the_last_run_used(tmp_path):
+    cache = Cache(None, remember=True)  # no folder: memory only
     facts = object()
     cache.begin_run()
-    cache.store("a", facts, True)
+    cache.store_facts("a", facts)
+    cache.save()
     cache.begin_run()
-    assert cache.load("a") == (facts, True)  # used again: kept for the next run too
+    assert cache.facts("a") is facts  # used again: kept for the next run too
+    cache.save()
     cache.begin_run()
+    cache.save()  # a run that did not use it
     cache.begin_run()
-    assert cache.load("a") is None  # two runs unused: let go
-    cache.store_results("fingerprint", {"x": ([], False)}, {}, {"read": {}})
-    assert cache.load_results() == ("fingerprint", {}, {"x": ([], False)})
-    assert cache.load_loading() == {"read": {}}  # for an edit that changes no finding
-    cache.store_results("another", {"x": ([], False)}, {})  # the findings reused: the same loading
-    assert cache.load_results() == ("another", {}, {"x": ([], False)}) and cache.load_loading() == {"read": {}}
+    assert cache.facts("a") is None  # let go
+
+
+def test_the_session_ends_its_worker_processes(tmp_path):
+    session = Session(jobs=2)
+    files = {str(tmp_path / f"m{n}.py"): "import jax\nf = jax.jit(lambda x: x)\n" for n in range(40)}
+    write(tmp_path, "pyproject.toml", "")
+    for path, text in files.items():
+        Path(path).write_text(text)
+    session.findings(files)
+    workers = list(getattr(session.pool._executor, "_processes", {}).values()) if session.pool._executor else []
+    session.close()
+    assert all(not worker.is_alive() for worker in workers)
 
 
 # --- diagnostics and code actions --------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 Each module's imports (at any depth, lazy ones included) are read with `ast`,
 and the stages may only import the stages before them: the loader decides
-what to read from facts, never from the model or the rules; extraction reads
-with LibCST and the fixes edit with it, no other stage uses it; no module
-imports itself back through others.
+what to read from facts, never from the model or the rules; no stage reads
+facts with LibCST: the fixes edit with it, the report finds the ranges of
+findings with it, and the syntax check asks it which Python a file needs;
+no module imports itself back through others.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ ALLOWED = {
     "jaxcheck.extraction": set(),
     "jaxcheck.model": set(),
     "jaxcheck.rules": {"jaxcheck.model"},
-    # The source of a finding's file, read as loading reads it, for `full`'s snippets and the ends.
-    "jaxcheck.report": {"jaxcheck.rules", "jaxcheck.loading.source"},
+    # The source of a finding's file, read as loading reads it, for `full`'s snippets and the ranges.
+    "jaxcheck.report": {"jaxcheck.rules", "jaxcheck.loading.source", "jaxcheck.loading.syntax"},
     # After findings: it re-parses a file (a module, a notebook's cells) to edit it.
     "jaxcheck.fixes": {"jaxcheck.loading.source", "jaxcheck.loading.notebook"},
 }
@@ -95,7 +96,7 @@ def test_a_stage_imports_only_the_stages_before_it(name: str):
         assert any(target == prefix or target.startswith(prefix + ".") for prefix in allowed), (name, target)
 
 
-def test_only_extraction_the_syntax_check_and_the_fixes_use_libcst():
+def test_only_the_fixes_the_ranges_and_the_syntax_check_use_libcst():
     users = set()
     for name, path in MODULES.items():
         tree = ast.parse(path.read_text())
@@ -104,5 +105,5 @@ def test_only_extraction_the_syntax_check_and_the_fixes_use_libcst():
             names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
             if (module or "").startswith("libcst") or any(alias.startswith("libcst") for alias in names):
                 users.add(name)
-    outside = {name for name in users if not name.startswith(("jaxcheck.extraction", "jaxcheck.fixes"))}
-    assert outside == {"jaxcheck.loading.syntax"}
+    outside = {name for name in users if not name.startswith("jaxcheck.fixes")}
+    assert outside == {"jaxcheck.loading.syntax", "jaxcheck.report.ranges"}

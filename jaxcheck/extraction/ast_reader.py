@@ -1,19 +1,10 @@
-"""The facts of a module read from Python's own `ast`: the same `ModuleFacts`
-that `module.extract_facts` finds on LibCST's tree, for a quarter of the CPU.
+"""The facts of a module, read from Python's own `ast`: the one reader of facts.
 
-Every module is read this way first. LibCST's tree is what the fixes are built
-on, so LibCST reads the files a finding is in or points at, and its facts
-decide them (`Workspace.confirm`); everywhere else its tree buys nothing. The
-walk below is `module._Extractor`'s, node for node: the same order
-of statements (a compound statement's `else` and handlers before its body),
-the same last-in-first-out scan of expressions (LibCST's child order), the same
-positions (LibCST's columns are characters, `ast`'s UTF-8 bytes; a tuple's
-grouping parentheses and a generator's own are LibCST's). Where it cannot be
-sure of that it declines (`Declined`), and the caller reads the file with
-LibCST: a parenthesized tuple in an annotation's subscript, and before Python 3.12 an f-string holding a call
-whose nodes do not span their own text (`ast` computes their positions there).
-tests/test_ast_reader.py holds the two readers to identical facts on the
-installed JAX libraries.
+Positions are LibCST's, as the fixes and the exact ranges of findings are
+built on LibCST's tree: columns are characters (`ast` counts UTF-8 bytes),
+and a tuple's grouping parentheses and a generator's own belong to it. The
+scan of expressions is last-in-first-out in LibCST's child order, which
+decides which of two equal facts comes first.
 """
 
 from __future__ import annotations
@@ -65,19 +56,14 @@ _STRING = re.compile(
 _NOT_A_TOKEN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*)*")
 
 
-class Declined(Exception):
-    """The text holds a construct this reader cannot promise LibCST's facts for."""
-
-
 def ast_facts(text: str, path: str, module_name: str, is_package: bool, tree: ast.Module | None = None) -> f.ModuleFacts:
-    """`extract_facts` of LibCST's tree of `text`, read from `ast` (`tree`, when
-    given, is `ast.parse(text)`); `Declined` when that cannot be promised,
+    """The facts of `text` (`tree`, when given, is `ast.parse(text)`);
     SyntaxError when this Python cannot parse it."""
     return _AstExtractor(ast.parse(text) if tree is None else tree, text, path, module_name, is_package).run()
 
 
 class _Source:
-    """The text by line, for LibCST's character columns and the tokens `ast` gives no position."""
+    """The text by line, for character columns and the tokens `ast` gives no position."""
 
     def __init__(self, text: str) -> None:
         self.lines = _NEWLINE.split(text)
@@ -136,12 +122,12 @@ class _Source:
                     if token.type == tokenize.COMMENT:
                         self._comment_starts[token.start[0]] = token.start[1]
             except (tokenize.TokenError, SyntaxError):
-                raise Declined("a text the tokenizer refuses") from None
+                pass  # the comments found before the tokenizer stopped are all there is to know
         return self._comment_starts
 
 
 def _dotted_name(node: ast.AST) -> str | None:
-    """`tree.dotted_name`: `True`, `False` and `None` are names to LibCST."""
+    """The dotted name an expression spells, if it is one; `True`, `False` and `None` are names."""
     if type(node) is ast.Name:
         return node.id
     parts = []
@@ -187,7 +173,7 @@ def _argument_values(node: ast.Call) -> list[ast.expr]:
 
 
 def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None]]:
-    """Every parameter with its kind and default, in `tree.all_parameters`' order."""
+    """Every parameter with its kind and default, in the order they are written."""
     positional = [*args.posonlyargs, *args.args]
     defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
     found = [(arg, "positional", default) for arg, default in zip(positional, defaults)]
@@ -200,8 +186,8 @@ def _parameters(args: ast.arguments) -> list[tuple[ast.arg, str, ast.expr | None
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
-    """The children LibCST's `tree.children` gives for the same syntax, its
-    wrappers (Arg, Element, Index...) flattened: the scan's order does not see them."""
+    """A node's children in LibCST's order for the same syntax, its wrappers
+    (Arg, Element, Index...) flattened: the scan's order does not see them."""
     kind = type(node)
     if kind is ast.Tuple or kind is ast.List or kind is ast.Set:
         return node.elts
@@ -238,7 +224,7 @@ def _child_fields(kind: type) -> tuple[str, ...]:
 
 
 def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
-    """What `module._comprehension_targets` finds: every Name under the targets, attribute names included."""
+    """The names a comprehension's targets bind: every Name under them, attribute names included."""
     names: set[str] = set()
     for generator in generators:
         for node in ast.walk(generator.target):
@@ -247,8 +233,6 @@ def _shadowed_by(generators: list[ast.comprehension]) -> frozenset[str]:
                 names.add(node.id)
             elif kind is ast.Attribute:
                 names.add(node.attr)
-            elif kind is ast.Call or kind is ast.keyword:
-                raise Declined("a call in a comprehension's target")
     return frozenset(names)
 
 
@@ -258,9 +242,8 @@ def _subscript_elements(node: ast.Subscript, source: _Source) -> list[ast.expr |
     items = [index]
     if type(index) is ast.Tuple:
         start = source.start(index)
-        if source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start):
-            raise Declined("a parenthesized tuple in a subscript")  # LibCST: one element, the tuple
-        items = index.elts
+        if not (source.char(*start) == "(" and not (index.elts and source.start(index.elts[0]) == start)):
+            items = index.elts  # `x[a, b]`; `x[(a, b)]` is one element, the tuple
     return [None if type(item) is ast.Slice else item.value if type(item) is ast.Starred else item for item in items]
 
 
@@ -272,13 +255,11 @@ def _literal_string(source: _Source, node: ast.Constant) -> bool:
     text = "\n".join(lines)
     end = len(text) - len(lines[-1]) + source.column(end_line, end_offset)
     match = _STRING.match(text, column)
-    if match is None:
-        raise Declined("a string literal not understood")
-    return match.end() == end
+    return match is None or match.end() == end
 
 
 class _AstExtractor(FactsBuilder):
-    """`module._Extractor` on `ast` nodes: the same facts from Python's tree."""
+    """A module's facts from Python's tree: statements in order, expressions scanned."""
 
     def __init__(self, tree: ast.Module, text: str, path: str, module_name: str, is_package: bool) -> None:
         super().__init__(tree, path, module_name, build_scopes(tree.body, module_name, is_package, _bind_statement))
@@ -363,12 +344,11 @@ class _AstExtractor(FactsBuilder):
         line, column = self.source.next_token(line, column)
         while self.source.char(line, column) == ")":
             line, column = self.source.next_token(line, column + 1)
-        if self.source.lines[line - 1][column : column + 2] != "as":
-            raise Declined("an except clause not understood")
-        line, column = self.source.next_token(line, column + 2)
-        if not self.source.lines[line - 1].startswith(node.name, column):
-            raise Declined("an except clause not understood")
-        return f.Location(line, column + 1)
+        if self.source.lines[line - 1][column : column + 2] == "as":
+            line, column = self.source.next_token(line, column + 2)
+            if self.source.lines[line - 1].startswith(node.name, column):
+                return f.Location(line, column + 1)
+        return self.location(node)  # a clause the text does not spell as expected: the handler itself
 
     def small_statement(self, node: ast.AST, scope: Scope) -> None:
         kind = type(node)
@@ -532,8 +512,8 @@ class _AstExtractor(FactsBuilder):
     # Expressions
 
     def scan(self, node: ast.AST, scope: Scope) -> None:
-        """`_Extractor.scan`: the same nodes popped in the same order, with the
-        parents that matter (a call, an attribute chain, an identity test)."""
+        """Every expression under `node`, last in first out, with the parents
+        that matter (a call, an attribute chain, an identity test)."""
         stack: list[tuple[ast.AST, object, frozenset[str], Context]] = [(node, None, _NO_NAMES, _OUTSIDE)]
         while stack:
             current, parent, shadowed, context = stack.pop()
@@ -577,7 +557,7 @@ class _AstExtractor(FactsBuilder):
                     stack.append((comparator, _IDENTITY_TEST if type(op) in _IDENTITY else current, shadowed, context))
             else:
                 if kind is ast.FormattedValue and not _FSTRING_POSITIONS_RIGHT:
-                    self._check_positions(current.value)
+                    self._placed_inside_fstring(current)
                 for child in _children(current):
                     stack.append((child, current, shadowed, context))
 
@@ -818,7 +798,7 @@ class _AstExtractor(FactsBuilder):
         return f.Value(f.CALL, location, ref, args, keywords, func=func)
 
     def annotation_refs(self, node: ast.AST, scope: Scope, source: _Source | None = None) -> tuple[f.Ref, ...]:
-        """`_Extractor.annotation_refs`; `source` is the text of a string annotation being read."""
+        """What an annotation names; `source` is the text of a string annotation being read."""
         source = source or self.source
         if type(node) is ast.Constant:
             if not isinstance(node.value, str) or not _literal_string(source, node):
@@ -857,10 +837,13 @@ class _AstExtractor(FactsBuilder):
             return refs
         return ()
 
-    def _check_positions(self, node: ast.expr) -> None:
+    def _placed_inside_fstring(self, holder: ast.FormattedValue) -> None:
         """Before Python 3.12 `ast` places the nodes inside an f-string by
-        arithmetic on the string's text: each node that positions may be read
-        from must span the text of itself, else `Declined`."""
+        arithmetic on the string's text, and can get it wrong: where a node
+        that positions are read from does not span its own text, every node
+        inside is placed at the f-string itself, so a finding there points at
+        the string rather than at a wrong column."""
+        node = holder.value
         if not any(isinstance(inside, (ast.Call, ast.Lambda)) for inside in ast.walk(node)):
             return  # no position is recorded inside
         # The parts of a nested f-string carry the whole string's position.
@@ -870,16 +853,22 @@ class _AstExtractor(FactsBuilder):
                 continue
             if isinstance(getattr(inside, "ctx", None), ast.Store):
                 continue  # a comprehension's target: no position is read from it
-            line, column = self.source.start(inside)
-            end_line, end_column = inside.end_lineno, self.source.column(inside.end_lineno, inside.end_col_offset)
+            if not self._spans_itself(inside):
+                for misplaced in ast.walk(node):
+                    if isinstance(misplaced, (ast.expr, ast.keyword, ast.arg)):
+                        ast.copy_location(misplaced, holder)
+                return
+
+    def _spans_itself(self, node: ast.expr) -> bool:
+        """Whether the text at a node's position parses as that node."""
+        try:
+            line, column = self.source.start(node)
+            end_line, end_column = node.end_lineno, self.source.column(node.end_lineno, node.end_col_offset)
             lines = self.source.lines[line - 1 : end_line]
             text = "\n".join(lines)[column : len("\n".join(lines)) - len(lines[-1]) + end_column]
-            try:
-                same = ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body) == ast.dump(inside)
-            except (SyntaxError, ValueError):
-                same = False
-            if not same:
-                raise Declined("a node inside an f-string Python misplaces before 3.12")
+            return ast.dump(ast.parse(f"(\n{text}\n)", mode="eval").body) == ast.dump(node)
+        except (SyntaxError, ValueError, IndexError, TypeError):
+            return False
 
     # Helpers
 
@@ -948,7 +937,7 @@ _VALUE_STEPS = {
 }
 
 
-# Scopes: `cst_scopes` on `ast` nodes.
+# Scopes: the names each scope binds, found before any is resolved.
 
 
 def _bind_block(statements, scope: Scope, table: ScopeTable, module_name: str, is_package: bool) -> None:

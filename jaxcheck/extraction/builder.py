@@ -1,9 +1,6 @@
-"""What both readers of a module share: the facts being gathered, and the steps
-that look at facts rather than at nodes.
-
-`module._Extractor` walks LibCST's tree and `ast_reader._AstExtractor`
-Python's `ast`; each gives the node-specific steps (statements, values,
-positions) and this class the rest, so the two cannot drift apart there.
+"""The facts of a module being gathered, and the steps that look at facts
+rather than at nodes: `ast_reader` gives the node-specific steps (statements,
+values, positions), this class the rest.
 """
 
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """Name resolution for one module: which scope binds a name, and imports.
 
-A first pass over the statements (each reader has its own: `cst_scopes`,
-`ast_reader`) records, per scope, the names it binds and the imports it
+A first pass over the statements (`ast_reader._bind_block`) records, per scope, the names it binds and the imports it
 makes; `Scope.resolve` then turns a name into a `Ref`. A plain
 import-alias table is all the linter needs: on the jax sources it finds
 exactly the `jax.jit` uses that full scope analysis finds, at a fraction of

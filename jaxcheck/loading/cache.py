@@ -1,467 +1,318 @@
-"""Module facts kept on disk, so that a warm run parses nothing it has seen.
+"""What a run keeps for the next, in the user's cache folder: never in the project.
 
-Entries are JSON, never pickle: a cache folder in a cloned repository must not
-be able to run code. Nor may it change findings: each entry is signed with a
-key of this user on this machine (`_user_key`), which no repository can ship,
-and an entry whose signature, format, jaxcheck version or key does not match
-is ignored and written again. The folder itself is used only when it is a
-real folder of this user, made by jaxcheck (it holds jaxcheck's
-`.gitignore`): a link, another user's folder or a folder of someone else's
-files is left alone. Only files named as jaxcheck names them are ever
-removed. Writes go to a temporary file renamed into place, so concurrent
-flake8 workers never read half an entry, and old entries are pruned.
+A project's cache is a folder of its own under the user's cache folder
+(`JAXCHECK_CACHE_DIR`, else `$XDG_CACHE_HOME/jaxcheck` or the platform's
+equivalent), named after the project's real path. A repository cannot ship
+entries there, so they are trusted as the user's own files are: they are
+pickles, Python's own format for its objects. The folder is used only when
+it belongs to this user and no one else may write to it.
+
+It holds the facts of each text read (`facts/`, by the digest of the text and
+where it sits), the stamps that tell a file unchanged without reading it,
+the texts Python was seen to accept, and the findings of the last run with
+the fingerprint of everything they depend on. Each entry is written to a
+temporary file renamed into place: a killed run or a full disk leaves the
+old entry or none, never half of one, and what it leaves behind is removed
+by a later run.
 """
 
 from __future__ import annotations
 
 import hashlib
-import hmac
-import json
 import os
-import re
+import pickle
+import stat
+import sys
 import tempfile
 import time
-import uuid
-from functools import lru_cache
 
 from jaxcheck import __version__
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding
-from jaxcheck.loading.codec import decode, decode_finding, encode
-from jaxcheck.loading.source import SourceError, read_bytes
+from jaxcheck.loading.source import read_bytes
 
-FORMAT = 31
-_CODE = re.compile(r"JAX\d{3}")
-_IGNORE = "# jaxcheck's cache: never commit it\n*\n"
-_OURS = re.compile(r"[0-9a-f]{64}\.json|results\.json|loading\.json|valid\.json|stamps\.json|\.tmp-.*")  # what jaxcheck writes here
-_MAX_ENTRY = 64 * 2**20
-_SLACK = 256  # entries kept beyond twice what a run uses, before old ones are pruned
-# Entries are trees that `encode` has just built: no cycle to look for (a quarter of the writing).
-_JSON = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+# What an entry depends on besides its own key: the pickled classes change with jaxcheck and Python.
+_EDITION = f"{__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
+_TEMPORARY = ".tmp-"
+_STALE_TEMPORARY = 3600  # seconds: a temporary file older than this was left by a run that died
+_SLACK = 256  # facts entries kept beyond twice what a run uses, before the oldest are pruned
+_RACY_NS = 2 * 10**9  # a stamp this close to the start of the run that took it may hide an edit
+_MAX_ENTRY = 1 << 30  # far above any project's findings or module's facts
 
 
-def cache_key(digest: str, module: str, is_package: bool) -> str:
-    """What facts depend on: the text (its `digest_of`), where it sits, and the extractor's version."""
-    material = f"{FORMAT}\0{__version__}\0{module}\0{is_package}\0{digest}"
-    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
+def user_cache_root() -> str:
+    """Where jaxcheck keeps its caches for this user."""
+    chosen = os.environ.get("JAXCHECK_CACHE_DIR")
+    if chosen:
+        return os.path.abspath(os.path.expanduser(chosen))
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+        return os.path.join(base, "jaxcheck", "Cache")
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/jaxcheck")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base or not os.path.isabs(base):
+        base = os.path.expanduser("~/.cache")
+    return os.path.join(base, "jaxcheck")
 
 
-class FactsCache:
-    """A folder of entries; `FactsCache(None)` keeps nothing (`--no-cache`).
-    `refused` says why a folder given was not used."""
+def project_cache_folder(root: str) -> str:
+    """The cache folder of the project at `root`: one per real path of a project."""
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    name = "".join(char if char.isalnum() or char in "-_." else "_" for char in os.path.basename(real))[:40]
+    return os.path.join(user_cache_root(), _EDITION, f"{name}-{digest}")
 
-    def __init__(self, folder: str | None) -> None:
+
+def stamp_of(status: os.stat_result) -> tuple[int, int, int, int]:
+    """What `stat` says of a file that changes when its text does: the change
+    time and inode too, as an edit can keep the size and set the modification
+    time back (git's index does the same)."""
+    return (status.st_mtime_ns, status.st_size, status.st_ctime_ns, status.st_ino)
+
+
+def digest_of(text: str) -> str:
+    """The digest a text is known by: in stamps, facts keys and syntax verdicts."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def facts_key(digest: str, module: str, is_package: bool) -> str:
+    """What a module's facts depend on: its text and where it sits."""
+    return hashlib.sha256(f"{module}\0{is_package}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Cache:
+    """One project's cache; `Cache(None)` keeps nothing (`--no-cache`).
+
+    `refused` says why a folder was not used. With `remember`, the facts
+    read and written stay in memory for the next run too (the language
+    server's long-lived cache): an edit then costs the parse of what changed.
+    """
+
+    def __init__(self, folder: str | None, remember: bool = False) -> None:
         self.folder = folder
         self.refused = ""
-        self._valid: set[str] = set()
+        self._remember = remember
+        self._started = time.time_ns()  # before any file is read: an edit after it is newer than the racy bound
+        self._memory: dict[str, f.ModuleFacts] = {}
+        self._touched: set[str] = set()  # the facts entries this run read or wrote: not pruned
+        self._stamps: dict[str, tuple[int, int, int, int, str]] = {}  # path -> (*stamp_of, digest)
+        self._stamps_changed = False
+        self._valid: set[str] = set()  # digests of texts Python accepts
         self._valid_changed = False
-        self._touched: set[str] = set()  # the entries this run read or wrote: not pruned
-        self._judgement = ""  # which `loading.json` goes with the findings read or written
         if folder is not None:
-            self.refused = _untrusted(folder)
+            self.refused = _made_safe(folder)
             if self.refused:
                 self.folder = None
             else:
-                self._valid = self._read_valid()
-
-    def _read_valid(self) -> set[str]:
-        entry = self._read("valid.json")
-        if isinstance(entry, dict) and entry.get("jaxcheck") == __version__:
-            keys = entry.get("valid")
-            if isinstance(keys, list) and all(isinstance(key, str) for key in keys):
-                return set(keys)
-        return set()
-
-    def load(self, key: str) -> tuple[f.ModuleFacts, bool] | None:
-        """The facts of the entry and whether LibCST read them (else `ast` did: `store`)."""
-        name = key + ".json"
-        entry = self._read(name)
-        if entry is None:
-            return None
-        self._touched.add(name)
-        try:
-            if entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__ and entry.get("key") == key:
-                return decode(entry["facts"]), entry["exact"] is True
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
-            pass
-        return None  # stale or corrupt: parsed again, and the entry written over
-
-    def load_results(self) -> tuple[str, dict, dict] | None:
-        """The last findings stored, whatever has changed since: the fingerprint
-        of the files they were judged on, what the judgement read from
-        outside the project's walk (`Workspace.outside_walk`), and the
-        findings by path."""
-        entry = self._read("results.json")
-        try:
-            if isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__:
-                results = {
-                    _string(path): ([_sound(decode_finding(raw)) for raw in found], _boolean(failed))
-                    for path, (found, failed) in entry["results"].items()
-                }
-                outside = entry["outside"]
-                if not (
-                    isinstance(outside["read"], dict)
-                    and all(isinstance(digest, str) for digest in outside["read"].values())
-                    and _lookups(outside)
-                ):
-                    return None
-                self._judgement = _string(entry["judgement"])
-                return _string(entry["fingerprint"]), outside, results
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
-            pass
-        return None
-
-    def load_loading(self) -> dict | None:
-        """What decided the files the findings `load_results` gave were judged
-        from (`Workspace.loading`): kept apart, as only an edit reads it."""
-        entry = self._read("loading.json")
-        try:
-            if (
-                isinstance(entry, dict)
-                and entry.get("format") == FORMAT
-                and entry.get("jaxcheck") == __version__
-                and entry.get("judgement") == self._judgement
-            ):
-                return _loading(entry["loading"])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError, SyntaxError, RecursionError):
-            pass
-        return None
+                self._stamps = _load(os.path.join(folder, "stamps"), dict) or {}
+                self._valid = _load(os.path.join(folder, "valid"), set) or set()
 
     @property
-    def keeps_results(self) -> bool:
-        """Whether `store_results` keeps anything (not under `--no-cache`)."""
+    def keeps(self) -> bool:
         return self.folder is not None
 
-    def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
-        """Keep the findings, and `loading` when they were judged again (else the
-        one the findings were read with still holds)."""
-        if self.folder is None:
-            return
-        if loading is not None:
-            self._judgement = uuid.uuid4().hex
-            self._write("loading.json", {"format": FORMAT, "jaxcheck": __version__, "judgement": self._judgement, "loading": loading})
-        encoded = {path: ([encode(finding) for finding in found], failed) for path, (found, failed) in results.items()}
-        entry = {
-            "format": FORMAT,
-            "jaxcheck": __version__,
-            "fingerprint": fingerprint,
-            "results": encoded,
-            "outside": outside,
-            "judgement": self._judgement,
-        }
-        self._write("results.json", entry)
-
-    def load_stamps(self) -> dict | None:
-        """The stamps and verdicts an earlier run of this jaxcheck kept (`Stamps`), if sound."""
-        entry = self._read("stamps.json")
-        if not (isinstance(entry, dict) and entry.get("format") == FORMAT and entry.get("jaxcheck") == __version__):
-            return None
-        files, verdicts = entry.get("files"), entry.get("verdicts")
-        if not (
-            isinstance(files, dict)
-            and isinstance(verdicts, dict)
-            and isinstance(entry.get("keywords"), str)
-            and isinstance(entry.get("pattern"), str)
-            and all(_is_stamp(record) for record in files.values())
-            and all(_is_verdicts(found) for found in verdicts.values())
-        ):
-            return None
-        return entry
-
-    def store_stamps(self, entry: dict) -> None:
-        self._write("stamps.json", {"format": FORMAT, "jaxcheck": __version__, **entry})
-
-    def known_valid(self, digest: str) -> bool:
-        """Whether the text of this digest (`digest_of`) passed Python's parser in an earlier run."""
-        return digest[:24] in self._valid
-
-    def mark_valid(self, digest: str) -> None:
-        key = digest[:24]
-        if self.folder is not None and key not in self._valid:
-            self._valid.add(key)
-            self._valid_changed = True
-
-    def save(self) -> None:
-        """Write what this run learnt beyond facts (the texts known to parse), and prune."""
-        if self.folder is None:
-            return
-        if self._valid_changed:
-            self._write("valid.json", {"jaxcheck": __version__, "valid": sorted(self._valid)})
-        self._prune()
-
-    def store(self, key: str, facts: f.ModuleFacts, exact: bool) -> None:
-        """Keep the facts of a text; `exact`: LibCST read them, not the quicker `ast` reader."""
-        if self.folder is None:
-            return
-        name = key + ".json"
-        self._touched.add(name)
-        try:
-            encoded = encode(facts)
-        except RecursionError:  # facts nested past the interpreter's limit: parsed again next time
-            return
-        self._write(name, {"format": FORMAT, "jaxcheck": __version__, "key": key, "exact": exact, "facts": encoded})
-
-    def _read(self, name: str):
-        """An entry's JSON, if this user on this machine signed it; else None.
-        Only a regular file is read, and not through a link."""
-        if self.folder is None:
-            return None
-        try:
-            data = read_bytes(os.path.join(self.folder, name), _MAX_ENTRY, follow_links=False)
-            signature, _, body = data.partition(b"\n")
-            if not hmac.compare_digest(signature, _signature(body)):
-                return None
-            return json.loads(body)
-        except (SourceError, ValueError, RecursionError):
-            return None
-
-    def _write(self, name: str, entry: dict) -> None:
-        if self.folder is None:
-            return
-        try:
-            body = _JSON.encode(entry).encode("utf-8", "surrogatepass")
-            _write_atomic(os.path.join(self.folder, name), signed(body))
-        except (OSError, ValueError, RecursionError):
-            pass
-
-    def _prune(self) -> None:
-        """Keep the folder near twice what a run uses: the entries this run did
-        not touch (older versions', edited files') go, oldest first."""
-        if not self._touched:  # the findings came from `results.json`: what the facts entries are for is unknown
-            return
-        try:
-            names = [name for name in os.listdir(self.folder) if name.endswith(".json") and _OURS.fullmatch(name)]
-        except OSError:
-            return
-        entries = [name for name in names if name not in ("results.json", "loading.json", "valid.json", "stamps.json")]
-        excess = len(entries) - (2 * len(self._touched) + _SLACK)
-        if excess <= 0:
-            return
-        untouched = []
-        for name in entries:
-            if name not in self._touched:
-                try:
-                    untouched.append((os.lstat(os.path.join(self.folder, name)).st_mtime, name))
-                except OSError:
-                    pass
-        for _, name in sorted(untouched)[:excess]:
-            _remove(os.path.join(self.folder, name))
-
-
-class WarmFactsCache(FactsCache):
-    """A cache one long-lived process keeps for many runs (the language server).
-
-    The facts the last two runs used stay decoded in memory, so that an edit
-    costs the parse of the text edited rather than the decoding of every other
-    file; anything older is let go. So do the stamps, read from disk once. The findings of the last run are kept in
-    memory only: they are of texts not saved yet, and `results.json` is the
-    command line's.
-    """
-
-    def __init__(self, folder: str | None) -> None:
-        super().__init__(folder)
-        self._current: dict[str, tuple[f.ModuleFacts, bool]] = {}
-        self._previous: dict[str, tuple[f.ModuleFacts, bool]] = {}
-        self._results: tuple[str, dict, dict] | None = None
-        self._loading: dict | None = None
-        self._stamps: dict | None = None
-
     def begin_run(self) -> None:
-        """A run starts: what the one before used is kept, anything older let go."""
-        self._previous, self._current = self._current, {}
+        """A new run of a long-lived cache: stamps are taken afresh."""
+        self._started = time.time_ns()
         self._touched = set()
 
-    def load(self, key: str) -> tuple[f.ModuleFacts, bool] | None:
-        entry = self._current.get(key) or self._previous.get(key)
-        if entry is None:
-            entry = super().load(key)
-        else:
-            self._touched.add(key + ".json")
-        if entry is not None:
-            self._current[key] = entry
-        return entry
+    # Stamps: a file's digest without reading it.
 
-    def store(self, key: str, facts: f.ModuleFacts, exact: bool) -> None:
-        self._current[key] = (facts, exact)
-        super().store(key, facts, exact)
-
-    def load_stamps(self) -> dict | None:
-        """The stamps as the last run left them, read from disk once per session:
-        a stamp is checked against the file anyway, and a verdict is of a digest."""
-        if self._stamps is None:
-            self._stamps = super().load_stamps()
-        return self._stamps
-
-    def store_stamps(self, entry: dict) -> None:
-        super().store_stamps(entry)
-        self._stamps = {"format": FORMAT, "jaxcheck": __version__, **entry}
-
-    def load_results(self) -> tuple[str, dict, dict] | None:
-        return self._results if self._results is not None else super().load_results()
-
-    def load_loading(self) -> dict | None:
-        return self._loading if self._results is not None else super().load_loading()
-
-    @property
-    def keeps_results(self) -> bool:
-        return True  # in memory, whatever the folder
-
-    def store_results(self, fingerprint: str, results: dict, outside: dict, loading: dict | None = None) -> None:
-        loading = self.load_loading() if loading is None else loading  # the one the findings reused came with
-        self._results, self._loading = (fingerprint, outside, results), loading
-
-
-def _untrusted(folder: str) -> str:
-    """Why the cache folder must not be used, or "" (made here if missing)."""
-    if os.path.islink(folder):
-        return f"{folder} is a link"
-    try:
-        os.mkdir(folder)
-        _write_atomic(os.path.join(folder, ".gitignore"), _IGNORE.encode())
-    except FileExistsError:
-        pass
-    except OSError as error:
-        return f"{folder} cannot be made: {error.strerror or error}"
-    ignore = None
-    for _ in range(5):  # another jaxcheck may have made the folder a moment ago, its `.gitignore` still to come
+    def known_digest(self, path: str) -> str | None:
+        """The digest of the file's text when its stamp says it is unchanged since it was read."""
+        record = self._stamps.get(path)
+        if record is None:
+            return None
         try:
-            status = os.lstat(folder)
-            ignore = read_bytes(os.path.join(folder, ".gitignore"), 1024, follow_links=False)
-            break
-        except (OSError, SourceError):
-            time.sleep(0.02)
-    if ignore is None:
-        return f"{folder} was not made by jaxcheck"
-    if not os.path.isdir(folder) or os.path.islink(folder):
-        return f"{folder} is not a folder"
-    if hasattr(os, "getuid") and status.st_uid != os.getuid():
-        return f"{folder} belongs to another user"
-    if ignore != _IGNORE.encode():
-        return f"{folder} was not made by jaxcheck"
+            status = os.stat(path)
+        except OSError:
+            return None
+        if stamp_of(status) != record[:4]:
+            return None
+        return record[4]
+
+    def observe(self, path: str, status: os.stat_result | None, digest: str) -> None:
+        """The file was read (`status` taken before): its stamp kept unless it was too fresh to trust."""
+        if status is None or not stat.S_ISREG(status.st_mode) or status.st_mtime_ns >= self._started - _RACY_NS:
+            if self._stamps.pop(path, None) is not None:
+                self._stamps_changed = True
+            return
+        record = (*stamp_of(status), digest)
+        if self._stamps.get(path) != record:
+            self._stamps[path] = record
+            self._stamps_changed = True
+
+    # Syntax: texts Python accepts.
+
+    def known_valid(self, digest: str) -> bool:
+        return digest in self._valid
+
+    def mark_valid(self, digest: str) -> None:
+        if self.folder is not None and digest not in self._valid:
+            self._valid.add(digest)
+            self._valid_changed = True
+
+    # Facts.
+
+    def facts(self, key: str) -> f.ModuleFacts | None:
+        found = self._memory.get(key)
+        if found is None and self.folder is not None:
+            found = _load(os.path.join(self.folder, "facts", key), f.ModuleFacts)
+        if found is not None:
+            self._touched.add(key)
+            if self._remember:
+                self._memory[key] = found
+        return found
+
+    def store_facts(self, key: str, facts: f.ModuleFacts) -> None:
+        self._touched.add(key)
+        if self._remember:
+            self._memory[key] = facts
+        if self.folder is not None:
+            _store(os.path.join(self.folder, "facts", key), facts)
+
+    # Findings.
+
+    def results(self, fingerprint: str) -> dict | None:
+        """The findings stored under this fingerprint (of everything they depend on)."""
+        if self.folder is None:
+            return None
+        stored = _load(os.path.join(self.folder, "results"), tuple)
+        if stored is None or len(stored) != 2 or stored[0] != fingerprint or not _findings_by_path(stored[1]):
+            return None
+        return stored[1]
+
+    def store_results(self, fingerprint: str, results: dict) -> None:
+        if self.folder is not None:
+            _store(os.path.join(self.folder, "results"), (fingerprint, results))
+
+    def save(self) -> None:
+        """Write what this run learnt beyond facts and findings, and prune."""
+        if self._remember:  # what the last run used stays in memory; the rest is let go
+            self._memory = {key: facts for key, facts in self._memory.items() if key in self._touched}
+        if self.folder is None:
+            return
+        if self._stamps_changed:
+            _store(os.path.join(self.folder, "stamps"), self._stamps)
+            self._stamps_changed = False
+        if self._valid_changed:
+            _store(os.path.join(self.folder, "valid"), self._valid)
+            self._valid_changed = False
+        self._prune()
+
+    def _prune(self) -> None:
+        """Keep the facts near twice what a run uses: the entries this run did
+        not touch go, oldest first; temporary files a dead run left go too."""
+        folder = os.path.join(self.folder, "facts")
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        now = time.time()
+        entries = []
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                modified = os.lstat(path).st_mtime
+            except OSError:
+                continue
+            if name.startswith(_TEMPORARY):
+                if now - modified > _STALE_TEMPORARY:
+                    _remove(path)
+            elif name not in self._touched and self._touched:
+                entries.append((modified, path))
+        excess = len(entries) + len(self._touched) - (2 * len(self._touched) + _SLACK)
+        for _, path in sorted(entries)[: max(excess, 0)]:
+            _remove(path)
+
+
+def _findings_by_path(results) -> bool:
+    """Whether stored findings have the shape a run gives them: path -> (findings, whether jaxcheck failed)."""
+    return isinstance(results, dict) and all(
+        isinstance(path, str)
+        and isinstance(entry, tuple)
+        and len(entry) == 2
+        and isinstance(entry[0], list)
+        and all(isinstance(finding, Finding) for finding in entry[0])
+        and isinstance(entry[1], bool)
+        for path, entry in results.items()
+    )
+
+
+def _made_safe(folder: str) -> str:
+    """Why the folder cannot be used, or "" (made here, with its parents, if
+    missing). It is looked at before anything is made in it: a link there is
+    never followed."""
+    try:
+        os.makedirs(os.path.dirname(folder), mode=0o700, exist_ok=True)
+    except OSError as error:
+        return f"{os.path.dirname(folder)} cannot be made: {error.strerror or error}"
+    for path in (folder, os.path.join(folder, "facts")):
+        if not os.path.lexists(path):
+            try:
+                os.mkdir(path, mode=0o700)
+            except FileExistsError:
+                pass  # another run made it a moment ago
+            except OSError as error:
+                return f"{path} cannot be made: {error.strerror or error}"
+        try:
+            status = os.lstat(path)
+        except OSError as error:
+            return f"{path} cannot be read: {error.strerror or error}"
+        if not stat.S_ISDIR(status.st_mode):
+            return f"{path} is not a folder"
+        if hasattr(os, "getuid") and status.st_uid != os.getuid():
+            return f"{path} belongs to another user"
+        if status.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return f"others may write to {path}"
+    _remove_stale_temporaries(folder)
     return ""
 
 
-@lru_cache(maxsize=1)
-def _user_key() -> bytes:
-    """A key only this user on this machine has: no repository can ship
-    entries signed with it. It is derived, not stored, so nothing is written
-    outside the cache folder."""
-    machine = b""
-    for path in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
-        try:
-            machine = read_bytes(path, 1024).strip()
-            break
-        except SourceError:
-            continue
-    user = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "")
-    material = b"\0".join(
-        [b"jaxcheck cache", machine, str(uuid.getnode()).encode(), user.encode(), os.path.expanduser("~").encode("utf-8", "surrogatepass")]
-    )
-    return hashlib.sha256(material).digest()
+def _remove_stale_temporaries(folder: str) -> None:
+    now = time.time()
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(_TEMPORARY):
+            path = os.path.join(folder, name)
+            try:
+                if now - os.lstat(path).st_mtime > _STALE_TEMPORARY:
+                    _remove(path)
+            except OSError:
+                pass
 
 
-def signed(body: bytes) -> bytes:
-    """An entry as stored: its signature with this user's key, a newline, the JSON."""
-    return _signature(body) + b"\n" + body
+def _load(path: str, kind: type):
+    """The object pickled at `path` if it is of `kind`; else None (missing,
+    damaged, or not a regular file: it is written again). A link, a FIFO or a
+    device in its place is never opened for reading."""
+    try:
+        found = pickle.loads(read_bytes(path, _MAX_ENTRY, follow_links=False))
+    except Exception:  # a damaged entry can raise nearly anything while unpickling
+        return None
+    return found if isinstance(found, kind) else None
 
 
-def _signature(body: bytes) -> bytes:
-    return hmac.new(_user_key(), body, hashlib.sha256).hexdigest().encode()
-
-
-def _sound(finding: Finding) -> Finding:
-    """A finding read back, if it could have been written: a rule's code, a
-    place in a file, a message; anything else makes the whole entry invalid."""
-    if not (
-        _CODE.fullmatch(finding.code)
-        and finding.line >= 1
-        and finding.column >= 1
-        and finding.message.strip()
-        and finding.path
-        and all(finding.about)
-    ):
-        raise ValueError("a finding that no run writes")
-    return finding
-
-
-# Asked of each of a project's files and texts on every warm run: spelled out, without a generator.
-def _is_stamp(record) -> bool:
-    return (
-        isinstance(record, list)
-        and len(record) == 5
-        and type(record[0]) is int
-        and type(record[1]) is int
-        and type(record[2]) is int
-        and type(record[3]) is int
-        and isinstance(record[4], str)
-    )
-
-
-def _is_verdicts(found) -> bool:
-    return isinstance(found, list) and len(found) == 3 and all(value is None or type(value) is bool for value in found)
-
-
-def _loading(entry) -> dict:
-    """What decided the files a judgement read, if it has the shape `Workspace.loading` gives it."""
-    read, bad, offered = entry["read"], entry["bad"], entry["offered"]
-    if not (
-        isinstance(entry["base"], str)
-        and isinstance(entry["listing"], str)
-        and isinstance(read, dict)
-        and all(isinstance(digest, str) for digest in read.values())
-        and isinstance(bad, list)
-        and all(path in read for path in bad)
-        and isinstance(offered, dict)
-        and all(isinstance(names, list) and all(isinstance(name, str) for name in names) for names in offered.values())
-        and isinstance(entry["import_roots"], dict)
-        and all(isinstance(module, str) for module in entry["import_roots"].values())
-        and _lookups(entry)
-        and isinstance(entry["walk"], dict)
-        and all(type(state) is str for state in entry["walk"].values())
-    ):
-        raise TypeError("a record no run writes")
-    return entry
-
-
-def _lookups(entry) -> bool:
-    """Whether the lookups the walk does not answer (`Workspace.loading`) have their shape."""
-    lookups, folders = entry["lookups"], entry["folders"]
-    return (
-        isinstance(lookups, dict)
-        and all(isinstance(paths, list) and all(isinstance(path, str) for path in paths) for paths in lookups.values())
-        and isinstance(folders, dict)
-        and all(type(held) is bool for held in folders.values())
-    )
-
-
-def _string(value) -> str:
-    if type(value) is not str:
-        raise TypeError("expected a string")
-    return value
-
-
-def _boolean(value) -> bool:
-    if type(value) is not bool:
-        raise TypeError("expected a boolean")
-    return value
-
-
-def _write_atomic(path: str, data: bytes) -> None:
+def _store(path: str, value: object) -> None:
+    """Write the entry whole or not at all: a full disk leaves the cache as it was."""
     folder = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=_TEMPORARY)
+    except OSError:
+        return
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(temporary, path)
-    except BaseException:
+    except (OSError, pickle.PicklingError, RecursionError, ValueError):
         _remove(temporary)
-        raise
 
 
 def _remove(path: str) -> None:
-    """Remove a file jaxcheck writes, and nothing else."""
-    if not _OURS.fullmatch(os.path.basename(path)):
-        return
     try:
         os.remove(path)
     except OSError:

@@ -97,6 +97,7 @@ class Listing(NamedTuple):
     walked: dict[str, set[str]]  # each folder walked -> the names of the folders in it, searched or not
     groups: list[tuple[str, list[tuple[str, bool]]]]  # each folder -> its files of `checked`: (name, whether a link)
     unreadable: list[tuple[str, str]]  # the folders outside the excluded ones that could not be listed, and why
+    links: list[str]  # the files of `every` that are links
 
 
 def project_files(root: str, is_excluded: Callable[[str, bool], bool], packages_only: bool = False) -> Listing:
@@ -116,15 +117,17 @@ def project_files(root: str, is_excluded: Callable[[str, bool], bool], packages_
     walked: dict[str, set[str]] = {}
     groups: list[tuple[str, list[tuple[str, bool]]]] = []
     unreadable: list[tuple[str, str]] = []
+    links: list[str] = []
     for folder, excluded, found, folders in _listed(root, is_excluded, unreadable, packages_only, into_excluded=True):
         walked[folder] = folders
         prefix = os.path.join(folder, "")
         every += [prefix + name for name, _, _ in found]
+        links += [prefix + name for name, is_link, _ in found if is_link]
         if not excluded:
             group = [(name, is_link) for name, is_link, is_checked in found if is_checked]
             checked += [prefix + name for name, _ in group]
             groups.append((folder, group))
-    return Listing(checked, every, walked, groups, unreadable)
+    return Listing(checked, every, walked, groups, unreadable, links)
 
 
 def _searched(top: str, folder: str, name: str, packages_only: bool) -> bool:
@@ -238,3 +241,19 @@ def _spelled(folder: str, root: str, path: str) -> str:
     """A folder of a walk of `root` (an absolute path, ending in a separator)
     as a walk of `path`, the same folder spelled as given, spells it."""
     return os.path.join(path, folder[len(root) :]) if folder.startswith(root) else path
+
+
+def display_path(path: str) -> str:
+    """How messages name a file: relative to the working folder when below it."""
+    absolute = os.path.abspath(path)
+    below = os.path.join(os.getcwd(), "")
+    if absolute.startswith(below):
+        return absolute[len(below) :]
+    relative = os.path.relpath(absolute)
+    return path if relative.startswith("..") else relative
+
+
+def inside(path: str, real_root: str) -> bool:
+    """Whether the file really is below the folder `real_root` (a real path):
+    a link that leads out of the project is not read."""
+    return os.path.realpath(path).startswith(os.path.join(real_root, ""))

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
-CACHE_FOLDER = ".jaxcheck_cache"
 
 
 @dataclass(frozen=True)
@@ -23,7 +22,7 @@ class Project:
     source_roots: tuple[str, ...]
     only: tuple[str, ...] = ()  # a project of just these files, analysed alone (no cache)
     # Found by a marker (pyproject.toml, .git, ...): only such a project keeps
-    # a cache, so that a stray file never leaves one in a home folder.
+    # a cache, so that a stray folder of scripts does not fill the user's cache.
     marked: bool = True
     # A folder of scripts with no marker and no `__init__.py`: its own modules
     # and the packages in it, not every folder below.
@@ -37,8 +36,9 @@ class Project:
         return cls(folder, (folder,), (path,))
 
     @property
-    def cache_folder(self) -> str | None:
-        return os.path.join(self.root, CACHE_FOLDER) if self.marked and not self.only else None
+    def real_root(self) -> str:
+        """The root's real path: no file whose real path is outside it is read."""
+        return _real_path(self.root)
 
     def module_name(self, path: str) -> tuple[str, bool]:
         """The dotted module a file defines, and whether it is a package's `__init__`."""
@@ -162,3 +162,8 @@ def _find_project(start: str) -> Project:
     if top != start or os.path.isfile(os.path.join(start, "__init__.py")):
         return Project(top, (os.path.dirname(top),), marked=False)
     return Project(start, (start,), marked=False, loose=True)
+
+
+@lru_cache(maxsize=1024)
+def _real_path(path: str) -> str:
+    return os.path.realpath(path)

@@ -1,22 +1,20 @@
 """Which texts are Python: one verdict for the CLI, the flake8 plugin and single files.
 
-A file is bad input (JAX000) when Python refuses to compile it, by the grammar
-of the newest Python jaxcheck supports. `compile` is asked rather than
-`ast.parse`: it also refuses what only the compiler checks (`return` outside
-a function, a repeated parameter), it is no slower, and it accepts the long
-expressions that `ast.parse` gives up on from Python 3.12 on. Running on an
-older Python, a text refused only for syntax that a newer grammar adds (type
-parameters, `type` statements, PEP 701 f-strings) is accepted when LibCST,
-which parses that grammar, finds such syntax where Python stopped.
+A file is bad input (JAX000) when Python refuses to compile it. `compile` is
+asked rather than `ast.parse`: it also refuses what only the compiler checks
+(`return` outside a function, a repeated parameter), as flake8's E999 does
+not, and it accepts the long expressions that `ast.parse` gives up on from
+Python 3.12 on. Running on an older Python than the file was written for,
+the JAX000 names the Python it needs (a `type` statement, type parameters, a
+PEP 701 f-string: Python 3.12), as LibCST, which parses that grammar, finds
+such syntax where Python stopped.
 """
 
 from __future__ import annotations
 
 import ast
-import io
 import re
 import sys
-import tokenize
 import warnings
 
 from jaxcheck.failures import deep_recursion
@@ -27,27 +25,25 @@ _SAFE_NESTING = 100  # Python's parser refuses more than 200 nested brackets
 _LONGEST_LINE = 10_000
 _TOP_LEVEL_AWAIT = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # a notebook's cells run in an event loop
 _NOT_BRACKETS = re.compile(r"[^()\[\]{}]+")
-_LONE_CONTINUATION = re.compile(r"^([ \t\f]*)\\(?=\r?\n)", re.MULTILINE)
 
 
-# `syntax_error_of` without LibCST, when only LibCST can tell (`_newer_syntax_at`).
-ASK_LIBCST = Finding("", 1, 1, BAD_INPUT, "LibCST must tell whether this is newer syntax")
-
-
-def syntax_error_of(text: str, path: str, libcst: bool = True) -> Finding | None:
-    """The JAX000 of a text Python refuses, with Python's own message (the one
-    users know); without `libcst`, ASK_LIBCST where its reading would decide."""
+def syntax_error_of(text: str, path: str) -> Finding | None:
+    """The JAX000 of a text Python refuses, with Python's own message (the one users know)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like: warnings, not errors
             _compile(text, path)
     except SyntaxError as error:
-        if sys.version_info[:2] < NEWEST_PYTHON and not libcst and not unusual(text):
-            return ASK_LIBCST
-        if sys.version_info[:2] < NEWEST_PYTHON and _newer_syntax_at(text, error.lineno or 0):
-            return None
-        message = error.msg or "invalid syntax"
-        return Finding(path, error.lineno or 1, error.offset or 1, BAD_INPUT, f"cannot parse: syntax error: {message}")
+        line, column = error.lineno or 1, error.offset or 1
+        needed = _newer_syntax_at(text, line) if sys.version_info[:2] < NEWEST_PYTHON else ""
+        if needed:
+            running = ".".join(map(str, sys.version_info[:2]))
+            return Finding(
+                path, line, column, BAD_INPUT,
+                f"cannot parse: {needed} is syntax of Python 3.12, and jaxcheck runs on Python {running} here: "
+                "run jaxcheck on Python 3.12 or newer to check this file",
+            )
+        return Finding(path, line, column, BAD_INPUT, f"cannot parse: syntax error: {error.msg or 'invalid syntax'}")
     except ValueError as error:  # "source code string cannot contain null bytes"
         return Finding(path, 1, 1, BAD_INPUT, f"cannot parse: {reason(error)}")
     except MemoryError:
@@ -57,24 +53,24 @@ def syntax_error_of(text: str, path: str, libcst: bool = True) -> Finding | None
     return None
 
 
-def parsed(text: str, path: str, libcst: bool = True) -> tuple[ast.Module | None, Finding | None]:
+def parsed(text: str, path: str) -> tuple[ast.Module | None, Finding | None]:
     """Python's tree of a text (None where `ast.parse` gives up) and its verdict
     (`syntax_error_of`), the text parsed once: the compiler is given the
-    tree the quick reader reads (`extraction.quick_facts`), which saves a
-    quarter of compiling the text, and its warnings (an invalid escape) are
-    kept from the user's terminal. Where either refuses, the verdict is the
-    text's own, as `syntax_error_of` gives it."""
+    tree the reader of facts reads, which saves a quarter of compiling the
+    text, and its warnings (an invalid escape) are kept from the user's
+    terminal. Where either refuses, the verdict is the text's own, as
+    `syntax_error_of` gives it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             with deep_recursion():  # as the reader walks it; the compiler runs at the limit it always had
                 tree = ast.parse(text, path)
         except Exception:  # a SyntaxError, null bytes, an expression too long or deep for the tree
-            return None, syntax_error_of(text, path, libcst)
+            return None, syntax_error_of(text, path)
         try:
             _compile(tree, path)
         except Exception:
-            problem = syntax_error_of(text, path, libcst)
+            problem = syntax_error_of(text, path)
             return (tree if problem is None else None), problem
     return tree, None
 
@@ -86,31 +82,8 @@ def _compile(source: str | ast.Module, path: str) -> None:
 
 def unusual(text: str) -> bool:
     """Brackets nested deep, or a line longer than people write: LibCST's native
-    parser crashes the process on the first and crawls through the second, so
-    Python's parser, which refuses both, is asked first."""
+    parser crashes the process on the first and crawls through the second."""
     return _nesting(text) > _SAFE_NESTING or any(len(line) > _LONGEST_LINE for line in text.split("\n"))
-
-
-def without_lone_continuations(text: str) -> str | None:
-    """The text with each line that is only a backslash continuation made blank,
-    or None when there is none outside strings. Python reads such a line as
-    nothing; LibCST refuses one before `else:`, `finally:` and the like. Lines
-    and columns stay where they were, so findings still point at the source."""
-    inside_strings: set[int] = set()
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.start[0] != token.end[0]:
-                inside_strings.update(range(token.start[0] + 1, token.end[0] + 1))
-    except (tokenize.TokenError, SyntaxError):
-        return None
-    lines = text.splitlines(keepends=True)
-    changed = False
-    for number, line in enumerate(lines, start=1):
-        match = _LONE_CONTINUATION.match(line)
-        if match and number not in inside_strings:
-            lines[number - 1] = match.group(1) + " " + line[match.end():]
-            changed = True
-    return "".join(lines) if changed else None
 
 
 def _nesting(text: str) -> int:
@@ -125,27 +98,45 @@ def _nesting(text: str) -> int:
     return deepest
 
 
-def _newer_syntax_at(text: str, line: int) -> bool:
-    """LibCST parses the text, and `line` is inside syntax newer than this
-    Python: a `type` statement, a definition with type parameters, an f-string."""
+def _newer_syntax_at(text: str, line: int) -> str:
+    """What syntax of Python 3.12 is at `line`, when LibCST parses the text and
+    finds some there: a `type` statement, type parameters, an f-string; else ""."""
     if unusual(text):
-        return False
+        return ""
     import libcst as cst
     from libcst.metadata import MetadataWrapper, PositionProvider
 
     try:
-        wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        module = cst.parse_module(text)
+        wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         positions = wrapper.resolve(PositionProvider)
     except (cst.ParserSyntaxError, SyntaxError, RecursionError, MemoryError):  # `CSTValidationError` is a SyntaxError
-        return False
+        return ""
     for node, where in positions.items():
-        newer = (
-            isinstance(node, (cst.TypeAlias, cst.FormattedString))
-            or isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.type_parameters is not None
-        )
-        if newer:
-            # A definition's type parameters sit on its header, before its body.
-            end = where.end.line if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else positions[node.body].start.line
-            if where.start.line <= line <= end:
+        if isinstance(node, cst.TypeAlias):
+            newer = "a `type` statement"
+        elif isinstance(node, cst.FormattedString) and _needs_pep_701(node, module):
+            newer = "this f-string"
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.type_parameters is not None:
+            newer = "a definition with type parameters"
+        else:
+            continue
+        # A definition's type parameters sit on its header, before its body.
+        end = where.end.line if not isinstance(node, (cst.FunctionDef, cst.ClassDef)) else positions[node.body].start.line
+        if where.start.line <= line <= end:
+            return newer
+    return ""
+
+
+def _needs_pep_701(node, module) -> bool:
+    """Whether an f-string's expressions hold what only Python 3.12 allows
+    there: the string's own quote, a backslash, or a comment."""
+    import libcst as cst
+
+    quote = node.start.lstrip("rRfFbB")[:1]
+    for part in node.parts:
+        if isinstance(part, cst.FormattedStringExpression):
+            code = module.code_for_node(part.expression)
+            if quote in code or "\\" in code or "#" in code:
                 return True
     return False

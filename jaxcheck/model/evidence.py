@@ -21,6 +21,7 @@ from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Chain, Change, Reads
 from jaxcheck.model.static_uses import CALL_SITE, SELF, StaticUse
+from jaxcheck.findings import place_named
 
 _NESTING = 3  # how many fields deep nested state is followed
 
@@ -197,9 +198,9 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
             if function and model.functions.while_tracing(path, function):
                 continue  # runs when JAX traces it, once per compilation
             if runs_repeatedly(model, path, call.location):
-                return f"built in code that runs again and again ({path}:{call.location.line})"
+                return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
             if function and _entry_point(model, function):
-                return f"built at every call of `{model.symbols.short_name(function)}` ({path}:{call.location.line})"
+                return f"built at every call of `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
     return ""
 
 
@@ -214,7 +215,7 @@ def instances_built_repeatedly(model: Model, cls: str) -> str:
         if model.functions.in_test_file(path):
             continue
         if runs_repeatedly(model, path, call.location):
-            return f"built in code that runs again and again ({path}:{call.location.line})"
+            return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
     return ""
 
 

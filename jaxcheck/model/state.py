@@ -19,6 +19,7 @@ from jaxcheck.facts import Ref
 from jaxcheck.model.classes import Classes
 from jaxcheck.model.jax_api import ATTRIBUTE_HOOKS, MUTATORS, NOT_READING
 from jaxcheck.model.symbols import Symbols
+from jaxcheck.findings import place_named
 
 Chain = tuple[str, ...]
 
@@ -61,8 +62,8 @@ class Change:
     def shown(self) -> str:
         """How a message names it: "`cfg.scale = ...` at a.py:12"."""
         if self.invited:
-            return f"a user's `{self.text}` (a public field of a mutable dataclass, {self.file}:{self.location.line})"
-        return f"`{self.text}` at {self.file}:{self.location.line}"
+            return f"a user's `{self.text}` (a public field of a mutable dataclass, {place_named(self.file, self.location.line, self.location.column)})"
+        return f"`{self.text}` at {place_named(self.file, self.location.line, self.location.column)}"
 
 
 def uses_opaquely(use: f.ParameterUse) -> bool:

@@ -22,6 +22,7 @@ from jaxcheck.model.jax_api import (
 )
 from jaxcheck.model.state import Change, State
 from jaxcheck.model.symbols import Symbols
+from jaxcheck.findings import place_named
 
 # What JAX cannot keep in a tree's structure: the three JAX30x hazards.
 ARRAY, MUTABLE, UNSTABLE = "array", "mutable", "unstable"
@@ -97,10 +98,10 @@ class Values:
         for path, given in self.construction_arguments(cls, field) if hashed and not converted else ():
             kind = self.symbols.unhashable_kind(given)
             if kind:
-                return f"{_a(kind)} (passed at {path}:{given.location.line})", True
+                return f"{_a(kind)} (passed at {place_named(path, given.location.line, given.location.column)})", True
             returned = self._returned(given)
             if returned:
-                return f"{returned}, passed at {path}:{given.location.line}", True
+                return f"{returned}, passed at {place_named(path, given.location.line, given.location.column)}", True
         for ref in field.annotation:
             if ref.dotted in CONTAINER_TYPES:
                 return f"a {CONTAINER_TYPES[ref.dotted]} (annotated `{_short(ref.dotted)}`)", False

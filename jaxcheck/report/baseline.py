@@ -1,9 +1,9 @@
 """A baseline file: the findings a codebase had when it adopted jaxcheck, accepted so that only new ones fail.
 
 A finding is known by its path (relative to the baseline's folder), its code,
-its message with line numbers taken out, and the stripped text of the line it
-is reported on: lines inserted above it do not make it new, and a change to
-the reported line does. The baseline is a multiset: two equal findings in it
+its message with the places it names spelled without their lines and cells,
+and the stripped text of the line it is reported on: lines (or cells)
+inserted above it do not make it new, and a change to the reported line does. The baseline is a multiset: two equal findings in it
 accept two, a third is new. The file is JSON, one entry per finding, sorted,
 with no line numbers, so that a refresh after code moved changes nothing.
 """
@@ -20,8 +20,6 @@ from jaxcheck.findings import Finding
 from jaxcheck.report.noqa import LINE_BREAK
 
 VERSION = 1
-# `pkg/a.py:16`, `a.py:16:5`: a place a message names, by the path as displayed.
-_PLACE = re.compile(r"([^\s`'\"(\[]+\.pyi?):\d+(?::\d+)?\b")
 _LINE_WORD = re.compile(r"\b(lines?) \d+\b")
 
 Key = tuple[str, str, str, str]  # (path, code, message, source)
@@ -43,7 +41,9 @@ class Baseline:
         return os.path.exists(self.file)
 
     def key(self, finding: Finding) -> Key:
-        message = _PLACE.sub(lambda place: self._relative(place.group(1)) + ":#", finding.message)
+        message = finding.message_with(
+            lambda place: "line #" if place.path == finding.path else self._relative(place.path) + ":#"
+        )
         message = _LINE_WORD.sub(r"\1 #", message)
         return self._relative(finding.path), finding.code, message, self._source(finding.path, finding.line)
 

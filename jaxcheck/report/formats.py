@@ -8,11 +8,9 @@ Every one-line message ends with its rule's name, `[mutable-static]`, which
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import tokenize
 from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
@@ -21,6 +19,7 @@ from typing import Iterable, TextIO
 from jaxcheck import __version__
 from jaxcheck.findings import Finding
 from jaxcheck.loading.source import SourceError, read_source
+from jaxcheck.report.ranges import Ranges, end_of_code
 from jaxcheck.rules import CODES
 
 REPOSITORY = "https://github.com/jaxcheck/jaxcheck"
@@ -48,47 +47,43 @@ def _name(code: str) -> str:
 
 
 class Sources:
-    """The lines of the files findings are in, each file read once: for the
-    snippets of `full` and the end positions of `json` and `sarif`. `texts`
-    are files given as text (standard input), by the path findings spell."""
+    """The files findings are in, each read once: the lines for the snippets
+    of `full`, and the ranges of findings for `full`, `json` and `sarif`.
+    `texts` are files given as text (standard input), by the path findings spell."""
 
     def __init__(self, texts: dict[str, str] | None = None) -> None:
-        self._lines: dict[str, list[str] | None] = {
-            path: _LINE_BREAK.split(text) for path, text in (texts or {}).items()
-        }
+        self._texts: dict[str, str | None] = dict(texts or {})
+        self._lines: dict[str, list[str] | None] = {}
+        self._ranges: dict[str, Ranges] = {}
+
+    def _text(self, path: str) -> str | None:
+        if path not in self._texts:
+            try:
+                self._texts[path] = read_source(path)
+            except SourceError:
+                self._texts[path] = None
+        return self._texts[path]
 
     def line(self, path: str, number: int) -> str | None:
         """Line `number` (1-based) of the file, or None when the file cannot be read again or is shorter."""
         if path not in self._lines:
-            try:
-                self._lines[path] = _LINE_BREAK.split(read_source(path))
-            except SourceError:
-                self._lines[path] = None
+            text = self._text(path)
+            self._lines[path] = None if text is None else _LINE_BREAK.split(text)
         lines = self._lines[path]
         return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
 
-
-def end_column(line: str | None, column: int) -> int:
-    """Where a finding ends on its line, 1-based and exclusive (SARIF's and
-    ruff's convention): after the line's code, its comment and trailing blanks
-    left out. A finding points at the start of a statement or an expression
-    that the rest of its line holds; never before `column`."""
-    if line is None:
-        return column
-    return max(len(_code_of(line).rstrip()) + 1, column)
-
-
-def _code_of(line: str) -> str:
-    """The line without its comment, as Python's tokenizer finds it (a `#` in a string is not one)."""
-    if "#" not in line:
-        return line
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(line).readline):
-            if token.type == tokenize.COMMENT:
-                return line[: token.start[1]]
-    except (tokenize.TokenError, SyntaxError):
-        pass  # a line of a statement that goes on: the tokens before it were seen
-    return line
+    def end(self, finding: Finding) -> tuple[int, int]:
+        """Where the finding's range ends (1-based line, 1-based exclusive column):
+        the expression it points at; in a notebook, its start (the place is a cell's)."""
+        if finding.cell or _is_notebook(finding.path):
+            return finding.line, finding.column
+        text = self._text(finding.path)
+        if text is None:
+            return finding.line, finding.column
+        ranges = self._ranges.get(finding.path)
+        if ranges is None:
+            ranges = self._ranges[finding.path] = Ranges(text)
+        return ranges.end(finding.line, finding.column)
 
 
 def colour_wanted(choice: str, out: TextIO) -> bool:
@@ -155,7 +150,8 @@ def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None
                 line = sources.line(finding.path, number)
                 snippet.line(number, line)
                 if number == finding.line:
-                    snippet.underline(line, finding.column, "^", _RED)
+                    end_line, end = sources.end(finding)
+                    snippet.underline(line, finding.column, "^", _RED, end if end_line == number else None)
             snippet.rule()
         for place in finding.related:
             out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {place.path}:{place.line}:{place.column}: {place.note}\n")
@@ -184,10 +180,11 @@ class _Snippet:
         shown = f"{_paint(str(number).rjust(self.width), _BLUE, self.colour)} {self.bar} {text.expandtabs(_TAB)}"
         self.out.write(shown.rstrip() + "\n")
 
-    def underline(self, text: str, column: int, mark: str, style: str) -> None:
-        """Marks under the reported code of `text`, from `column` to its end, as the line is shown (tabs expanded)."""
+    def underline(self, text: str, column: int, mark: str, style: str, end: int | None = None) -> None:
+        """Marks under the reported code of `text`, from `column` to `end` (exclusive;
+        by default the end of the line's code), as the line is shown (tabs expanded)."""
         start = len(text[: column - 1].expandtabs(_TAB))
-        end = len(text[: end_column(text, column) - 1].expandtabs(_TAB))
+        end = len(text[: (end or end_of_code(text, column)) - 1].expandtabs(_TAB))
         marks = _paint(mark * max(end - start, 1), style, self.colour)
         self.out.write(f"{' ' * self.width} {self.bar} {' ' * start}{marks}\n")
 
@@ -222,8 +219,8 @@ def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None
             "path": finding.path,
             "line": finding.line,
             "column": finding.column,
-            "end_line": finding.line,
-            "end_column": end_column(None if finding.cell else sources.line(finding.path, finding.line), finding.column),
+            "end_line": sources.end(finding)[0],
+            "end_column": sources.end(finding)[1],
             "code": finding.code,
             "name": _name(finding.code) or None,
             "message": message_of(finding),
@@ -291,7 +288,7 @@ def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | Non
             "ruleIndex": codes.index(finding.code) if finding.code in CODES else -1,
             "level": "error",
             "message": {"text": in_file(finding)[2]},
-            "locations": [{"physicalLocation": _physical(sources, finding.path, *in_file(finding)[:2])}],
+            "locations": [{"physicalLocation": _physical(sources, finding.path, *in_file(finding)[:2], sources.end(finding))}],
         }
         if finding.related:
             result["relatedLocations"] = [
@@ -327,13 +324,14 @@ def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | Non
     out.write("\n")
 
 
-def _physical(sources: Sources, path: str, line: int, column: int) -> dict:
+def _physical(sources: Sources, path: str, line: int, column: int, end: tuple[int, int] | None = None) -> dict:
+    """A SARIF place: the range `end` gives (the finding's), else the rest of the line's code (a related place)."""
     if _is_notebook(path):  # the place is the file's start: the message says the cell
         return {"artifactLocation": {"uri": _uri(path)}, "region": {"startLine": line, "startColumn": column}}
-    end = end_column(sources.line(path, line), column)
+    end_line, end_column = end or (line, end_of_code(sources.line(path, line), column))
     return {
         "artifactLocation": {"uri": _uri(path)},
-        "region": {"startLine": line, "startColumn": column, "endLine": line, "endColumn": end},
+        "region": {"startLine": line, "startColumn": column, "endLine": end_line, "endColumn": end_column},
     }
 
 

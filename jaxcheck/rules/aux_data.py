@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from jaxcheck.findings import Related
+from jaxcheck.findings import Related, place_named
 from jaxcheck.model.evidence import real_change
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change
@@ -119,7 +119,7 @@ def _changed_object(model: Model, held: Held) -> Change | None:
 
 
 def _given(held: Held) -> str:
-    return f" (given at {held.where[0]}:{held.where[1].line})" if held.where is not None else ""
+    return f" (given at {place_named(held.where[0], held.where[1].line, held.where[1].column)})" if held.where is not None else ""
 
 
 class ArrayInAuxData(_PytreeRule):

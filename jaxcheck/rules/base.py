@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import ClassVar, Iterable
 
 from jaxcheck import facts as f
-from jaxcheck.findings import Finding, Related
+from jaxcheck.findings import Finding, Related, place_named
 from jaxcheck.model.classes import Traits
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change
@@ -49,12 +48,10 @@ class Rule:
         evidence: bool = True,
         raises: bool = False,
     ) -> Finding:
-        """`message` says what is wrong and where it became static, `fix` what to
-        write instead; the why is the rule's page. A place in the finding's own
-        file is named by its line alone (in a notebook, by its cell and line, later)."""
-        if not path.endswith(".ipynb"):  # a notebook's places are named by cell when reported
-            message = re.sub(re.escape(path) + r":(?=\d)", "line ", message)
-        return Finding(
+        """`message` says what is wrong and where it became static (the places it
+        names written by `place_named`), `fix` what to write instead; the why is
+        the rule's page."""
+        return Finding.of(
             path, location.line, location.column, self.code, message, strict_only=not evidence, fix=fix, raises=raises,
             related=tuple(sorted({item for item in related if (item.path, item.line) != (path, location.line)}))[:_RELATED],
         )
@@ -63,7 +60,7 @@ class Rule:
 def describe_use(use: StaticUse, model: Model) -> str:
     """Where and how a value becomes static, for a message: names the file and line."""
     name = model.symbols.short_name(use.function)
-    where = f"{use.path}:{use.location.line}"
+    where = place_named(use.path, use.location.line, use.location.column)
     if use.via == SELF:
         return f"`self` of `{name}` is static under `{use.spec.transform.name}` ({where})"
     if use.via == CALL_SITE and use.leaf_of:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jaxcheck.findings import Related
+from jaxcheck.findings import Related, place_named
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -147,11 +147,11 @@ class JittedReadsChangingGlobal(Rule):
             if item.call == item.jitted.location:
                 factory = symbols.short_name(item.jitted.function.rpartition(".")[0])
                 after = (
-                    f"here is handed out with `{name}` (made at {item.call_path}:{item.call.line}) to the callers of "
+                    f"here is handed out with `{name}` (made at {place_named(item.call_path, item.call.line, item.call.column)}) to the callers of "
                     f"`{factory}`, who run it after calling `{name}`"
                 )
             else:
-                after = f"here runs after `{name}` was called at {item.call_path}:{item.call.line}"
+                after = f"here runs after `{name}` was called at {place_named(item.call_path, item.call.line, item.call.column)}"
             yield self.finding(
                 item.change_path,
                 item.change,

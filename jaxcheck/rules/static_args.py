@@ -16,7 +16,7 @@ from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, sin
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import FIELD, StaticUse
-from jaxcheck.findings import Related
+from jaxcheck.findings import Related, place_named
 from jaxcheck.rules.base import ClassRule, Rule, about_uses, related_change, related_uses, uses_text
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
@@ -295,8 +295,8 @@ class MutableStatic(Rule):
                 model.symbols.path_of[owner],
                 cls.location,
                 f"`{cls.name}` itself is static argument `{name}` of `{model.symbols.short_name(function.qualname)}` "
-                f"under `{spec.transform.name}` ({item.path}:{spec.location.line}), and after "
-                f"`{cls.name}.{write.attribute} = ...` at {path}:{write.location.line} the next call silently reuses "
+                f"under `{spec.transform.name}` ({place_named(item.path, spec.location.line, spec.location.column)}), and after "
+                f"`{cls.name}.{write.attribute} = ...` at {place_named(path, write.location.line, write.location.column)} the next call silently reuses "
                 "the function compiled for the old value",
                 f"Pass `{name}.{write.attribute}` to the jitted function as a regular (traced) argument, or keep "
                 "class attributes constant",

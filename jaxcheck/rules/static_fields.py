@@ -17,6 +17,7 @@ from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import CALL_SITE, FIELD
 from jaxcheck.rules.base import ClassRule, about_uses, related_change, related_uses, uses_text
+from jaxcheck.findings import place_named
 
 _UNHASHABLE = ("an array", "a list", "a dict", "a set", "a bytearray")
 
@@ -1050,7 +1051,7 @@ class BoundMethodField(ClassRule):
         made = model.values.per_instance_callable(argument, "")
         if made is not None:
             repeated = runs_repeatedly(model, path, call.location)
-            built_text = f"built in code that runs again and again ({path}:{call.location.line})" if repeated else ""
+            built_text = f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})" if repeated else ""
             return self._finding(path, argument.location, what, made, [use], built_text, model)
         owner = model.values.bound_to_self(argument)
         if owner is None:

@@ -22,13 +22,11 @@ def serve() -> int:
             file=sys.stderr,
         )
         return 2
-    import multiprocessing
-
     from jaxcheck.server.protocol import build_server
 
-    # A cold project is parsed in worker processes. Forked from this one, a
-    # worker would inherit the lock of standard input, held by the thread
-    # reading the client, and hang closing it: workers start afresh instead.
-    multiprocessing.set_start_method("spawn", force=True)
-    build_server().start_io()
+    server = build_server()
+    try:
+        server.start_io()
+    finally:  # `exit` with or without `shutdown`, or the client gone: the workers end with the server
+        server.stop_runs()
     return 0

@@ -13,6 +13,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from jaxcheck.findings import Finding
 from jaxcheck.report.formats import PAGE_URL
+from jaxcheck.report.ranges import Ranges
 
 SOURCE = "jaxcheck"
 _COMMENT = re.compile(r"\s#[^'\"]*$")  # a trailing comment with no quote after its `#`
@@ -26,9 +27,14 @@ def message(finding: Finding) -> str:
 
 
 def diagnostic(
-    finding: Finding, lines: Sequence[str], codec: PositionCodec, lines_of: Callable[[str], Sequence[str]]
+    finding: Finding,
+    lines: Sequence[str],
+    codec: PositionCodec,
+    lines_of: Callable[[str], Sequence[str]],
+    ranges: Ranges | None = None,
 ) -> types.Diagnostic:
-    """The finding's diagnostic in the document of `lines`; `lines_of(path)`
+    """The finding's diagnostic in the document of `lines` (`ranges`: the
+    document's, for the extent of what the finding points at); `lines_of(path)`
     gives the text of another file its related places are in."""
     related = [
         types.DiagnosticRelatedInformation(
@@ -40,8 +46,9 @@ def diagnostic(
         )
         for place in finding.related
     ]
+    end = ranges.end(finding.line, finding.column) if ranges is not None and not finding.cell else None
     return types.Diagnostic(
-        range=span(lines, finding.line, finding.column, codec),
+        range=span(lines, finding.line, finding.column, codec, end),
         severity=types.DiagnosticSeverity.Warning,
         code=finding.code,
         code_description=types.CodeDescription(href=PAGE_URL.format(code=finding.code)),
@@ -51,17 +58,28 @@ def diagnostic(
     )
 
 
-def span(lines: Sequence[str], line: int, column: int, codec: PositionCodec) -> types.Range:
-    """From the 1-based line and column to the end of the code on that line
-    (its trailing comment left out): the member, class or call at fault."""
+def span(
+    lines: Sequence[str], line: int, column: int, codec: PositionCodec, end: tuple[int, int] | None = None
+) -> types.Range:
+    """From the 1-based line and column to `end` (1-based line, exclusive
+    column), else to the end of the code on that line (its trailing comment
+    left out): the expression, member, class or call at fault."""
     index = min(max(line - 1, 0), max(len(lines) - 1, 0))
     text = lines[index].rstrip("\r\n") if lines else ""
     start = min(max(column - 1, 0), len(text))
+    if end is not None and 0 < end[0] <= len(lines) and (end[0], end[1]) > (line, column):
+        end_index = end[0] - 1
+        end_text = lines[end_index].rstrip("\r\n")
+        stop = min(end[1] - 1, len(end_text))
+        return types.Range(
+            start=types.Position(line=index, character=codec.client_num_units(text[:start])),
+            end=types.Position(line=end_index, character=codec.client_num_units(end_text[:stop])),
+        )
     comment = _COMMENT.search(text)
-    end = len((text[: comment.start()] if comment else text).rstrip())
-    if end <= start:  # the column is in the comment, or past the code
-        end = max(len(text.rstrip()), start)
+    stop = len((text[: comment.start()] if comment else text).rstrip())
+    if stop <= start:  # the column is in the comment, or past the code
+        stop = max(len(text.rstrip()), start)
     return types.Range(
         start=types.Position(line=index, character=codec.client_num_units(text[:start])),
-        end=types.Position(line=index, character=codec.client_num_units(text[:end])),
+        end=types.Position(line=index, character=codec.client_num_units(text[:stop])),
     )

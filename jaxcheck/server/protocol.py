@@ -25,6 +25,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.project import find_project
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.server.actions import actions_for
+from jaxcheck.report.ranges import Ranges
 from jaxcheck.server.diagnostics import SOURCE, diagnostic
 from jaxcheck.server.session import Session
 
@@ -116,7 +117,10 @@ class JaxcheckServer(LanguageServer):
         for path, (uri, version, _) in documents.items():
             if uri not in still_open:  # closed during the run: its diagnostics are withdrawn already
                 continue
-            pairs = tuple((finding, diagnostic(finding, lines[path], codec, lines_of)) for finding in found.get(path, []))
+            ranges = Ranges("".join(lines[path]))
+            pairs = tuple(
+                (finding, diagnostic(finding, lines[path], codec, lines_of, ranges)) for finding in found.get(path, [])
+            )
             last = self.published.get(uri)
             if uri not in asked and last is not None and [d for _, d in last.diagnostics] == [d for _, d in pairs]:
                 continue
@@ -140,10 +144,12 @@ class JaxcheckServer(LanguageServer):
         )
 
     def stop_runs(self) -> None:
+        """No more runs: the pending ones cancelled, the worker processes ended."""
         for pending in self._timers.values():
             pending.cancel()
         self._timers.clear()
         self._worker.shutdown(wait=False, cancel_futures=True)
+        self.session.close()
 
 
 def _path_of(uri: str, language_id: str | None = None) -> str | None:

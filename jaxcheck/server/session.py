@@ -1,10 +1,12 @@
 """What the language server checks: the open documents, each with its project
 around it, as `jaxcheck check` would with their unsaved text saved.
 
-A project is read once per session: its facts stay decoded in memory between
-runs (`WarmFactsCache`, filled from the on-disk cache the command line and the
-flake8 plugin share), so an edit costs the parse of the edited text and a new
-judgement of the model, not a reading of the project.
+A project is read once per session: its facts stay in memory between runs
+(`Cache(..., remember=True)`, filled from the on-disk cache the command line
+and the flake8 plugin share), so an edit costs the parse of the edited text
+and a new judgement of the model, not a reading of the project. The worker
+processes are started once, when a cold project first needs them, and end
+with the session.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ import os
 from jaxcheck.config import Config, ConfigError, find_config, forget_configs
 from jaxcheck.engine import check
 from jaxcheck.findings import BAD_INPUT, Finding
-from jaxcheck.loading.cache import WarmFactsCache
+from jaxcheck.loading.cache import Cache, project_cache_folder
 from jaxcheck.loading.jax_target import inferred_target
+from jaxcheck.loading.pool import Pool
 from jaxcheck.loading.project import Project
 
 
 class Session:
     def __init__(self, jobs: int | None = None) -> None:
-        self._caches: dict[str, WarmFactsCache] = {}  # project root -> its cache, for the whole session
-        # Workers start only for a cold project's many files; the server starts them with `spawn`.
-        self._jobs = jobs or os.cpu_count() or 1
+        self._caches: dict[str, Cache] = {}  # project root -> its cache, for the whole session
+        self.pool = Pool(jobs or os.cpu_count() or 1)  # started for a cold project's many files; `close` ends it
 
     def findings(self, texts: dict[str, str]) -> dict[str, list[Finding]]:
         """The findings of each document, by absolute path, given the unsaved
@@ -50,8 +52,8 @@ class Session:
                 list(configs),
                 configs.__getitem__,
                 texts={path: texts[path] for path in configs},
-                jobs=self._jobs,
                 cache_for=self._cache_for,
+                pool=self.pool,
             )
             for finding in result.findings:
                 path = os.path.abspath(finding.path)
@@ -59,9 +61,14 @@ class Session:
                     found[path].append(finding)
         return found
 
-    def _cache_for(self, project: Project) -> WarmFactsCache:
+    def close(self) -> None:
+        """End the worker processes: the session is over."""
+        self.pool.close()
+
+    def _cache_for(self, project: Project) -> Cache:
         cache = self._caches.get(project.root)
         if cache is None:
-            cache = self._caches[project.root] = WarmFactsCache(project.cache_folder)
+            folder = project_cache_folder(project.root) if project.marked else None
+            cache = self._caches[project.root] = Cache(folder, remember=True)
         cache.begin_run()
         return cache
