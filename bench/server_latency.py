@@ -1,8 +1,8 @@
 """How long `jaxcheck server` takes to answer an edit, on a real project.
 
 Copies an installed package (none of it ours) into a temporary folder with a
-`pyproject.toml` at its root, so that the copy is one project and its cache is
-written there, then drives `python -m jaxcheck server` over standard input and
+`pyproject.toml` at its root, so that the copy is one project (its cache in a
+temporary folder of its own, `JAXCHECK_CACHE_DIR`), then drives `python -m jaxcheck server` over standard input and
 output with pygls's language client:
 
 - cold open: a first server on the fresh copy (no cache) opens one module;
@@ -133,7 +133,8 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=10)
     args = parser.parse_args()
     source = args.source or package_folder(args.package)
-    with tempfile.TemporaryDirectory(prefix="jaxcheck-server-bench-") as folder:
+    with tempfile.TemporaryDirectory(prefix="jaxcheck-server-bench-") as folder, tempfile.TemporaryDirectory() as cache:
+        os.environ["JAXCHECK_CACHE_DIR"] = cache  # the servers inherit it
         shutil.copytree(source, os.path.join(folder, os.path.basename(source.rstrip(os.sep))))
         Path(folder, "pyproject.toml").write_text('[project]\nname = "bench-copy"\nversion = "0"\n', encoding="utf-8")
         files = sum(name.endswith(".py") for _, _, names in os.walk(folder) for name in names)

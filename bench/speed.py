@@ -1,35 +1,30 @@
-"""How fast jaxcheck is on real code, against the floors that bound it.
+"""How fast jaxcheck is on real code, against the guard rails that bound it.
 
 Copies the installed `jax`, `flax`, `equinox` and `optax` packages (none of it
-ours) into a temporary folder, each copy of the corpus a project of its own,
-and measures, side by side in one run:
+ours) into a temporary folder marked as one project, and measures, side by
+side in one run:
 
-1. bare `libcst.parse_module` over every file (the floor for a LibCST tool);
+1. bare `libcst.parse_module` over every file (the floor of a LibCST tool);
 2. `jaxcheck check --no-cache --jobs 1`, cold;
 3. the same with the cache filled and nothing changed (warm);
 4. `--jobs 2`, cold;
-5. plain flake8 (its default plugins only: pyflakes, pycodestyle, mccabe,
-   whatever else is installed), flake8 + flake8-bugbear (an anchor: a common
-   plugin's cost) and flake8 + jaxcheck, cold and warm, all `-j 1`;
-6. the corpus once, twice and four times (copies), to show that time grows
-   linearly with lines;
-7. a generated 20k-file monorepo (`monorepo.py`): cold once to fill the
-   cache, then warm, then with one module edited, as an editor saves it:
-   an ordinary module (the findings stand), then a JAX module (judged again);
-8. the peak memory (RSS) of each run's largest process, and of a cold
-   `--jobs 1` run over the source of the installed jax (its sdist, from the
-   package registry: `pip download`) and over each `--memory-of` folder.
+5. plain flake8 (its default plugins only: pyflakes, pycodestyle, mccabe),
+   flake8 + flake8-bugbear (an anchor: a common plugin's cost) and flake8 +
+   jaxcheck, cold and warm, all `-j 1`;
+6. the peak memory (RSS) of a cold `--jobs 1` run over the corpus, over the
+   source of the installed jax (its sdist, from the package registry) and
+   over each `--memory-of` folder.
 
 Every run is a fresh process, timed by the CPU time (user + system) the
 kernel reports for it and its children, beside wall time: the machine is
 shared, and CPU time is what another process's load disturbs least. Each
 round runs every row once, in the same order; medians of `--repeat` rounds
 are compared, and ratios are of CPU time (but the `--jobs 2` speed-up, which
-only wall time shows). Prints one table, headed by the date, the versions and
+only wall time shows). The cache lives in a temporary folder of the run's own
+(`JAXCHECK_CACHE_DIR`). Prints one table, headed by the date, the versions and
 the machine's load, to be quoted as it is.
 
-    python bench/speed.py [--repeat 1] [--quick] [--packages jax flax equinox optax]
-                          [--monorepo-files 20000] [--memory-of FOLDER ...]
+    python bench/speed.py [--repeat 1] [--quick] [--packages jax flax equinox optax] [--memory-of FOLDER ...]
 """
 
 from __future__ import annotations
@@ -38,6 +33,7 @@ import argparse
 import datetime
 import glob
 import importlib.metadata
+import importlib.util
 import os
 import platform
 import shutil
@@ -47,9 +43,6 @@ import sys
 import tarfile
 import tempfile
 import time
-
-import monorepo
-from cache_warmth import package_folder
 
 # flake8 with its default plugins and the distributions named in argv[1]
 # (comma-separated), whatever else is installed: each flake8 row is a plugin
@@ -76,28 +69,6 @@ for path in sorted(glob.glob("**/*.py", recursive=True)):
     except Exception:
         pass
 """
-# The host's own ceiling for `--jobs 2`: pure-Python work done by one process,
-# then shared by two (a fork each doing half, nothing shared, no serial part).
-# On a shared virtual machine two busy processes rarely get two whole cores.
-_SPIN = """
-import os, sys
-turns, processes = int(sys.argv[1]), int(sys.argv[2])
-children = []
-for _ in range(processes - 1):
-    pid = os.fork()
-    if pid == 0:
-        children = None
-        break
-    children.append(pid)
-total = 0
-for turn in range(turns // processes):
-    total += turn * turn % 7
-if children is None:
-    os._exit(0)
-for pid in children:
-    os.waitpid(pid, 0)
-"""
-_SPIN_TURNS = "60000000"  # about 5 s of one core
 _BUGBEAR = "flake8-bugbear"
 _INSTALL = 'pip install ".[test]" optax flake8-bugbear'
 
@@ -126,25 +97,19 @@ def measure(command: list[str], cwd: str) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def clear_caches(root: str) -> None:
-    for folder in glob.glob(os.path.join(root, "**", ".jaxcheck_cache"), recursive=True):
-        shutil.rmtree(folder)
+def package_folder(name: str) -> str:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(f"bench: the package {name!r} is not installed in {sys.executable}")
+    return list(spec.submodule_search_locations)[0]
 
 
-def make_copies(root: str, packages: list[str], copies: int) -> list[str]:
-    """`copies` folders under `root`, each a project holding the corpus."""
-    folders = []
-    for n in range(copies):
-        folder = os.path.join(root, f"copy{n}")
-        if n == 0:
-            for name in packages:
-                shutil.copytree(package_folder(name), os.path.join(folder, name), ignore=shutil.ignore_patterns("__pycache__"))
-            with open(os.path.join(folder, "pyproject.toml"), "w", encoding="utf-8") as handle:
-                handle.write("[project]\nname = 'corpus'\n")
-        else:
-            shutil.copytree(folders[0], folder)
-        folders.append(folder)
-    return folders
+def make_corpus(folder: str, packages: list[str]) -> None:
+    """The packages copied into `folder`, marked as one project."""
+    for name in packages:
+        shutil.copytree(package_folder(name), os.path.join(folder, name), ignore=shutil.ignore_patterns("__pycache__"))
+    with open(os.path.join(folder, "pyproject.toml"), "w", encoding="utf-8") as handle:
+        handle.write("[project]\nname = 'corpus'\n")
 
 
 def installed(distribution: str) -> str | None:
@@ -192,18 +157,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=1, help="interleaved rounds (medians are compared)")
     parser.add_argument("--packages", nargs="+", default=["jax", "flax", "equinox", "optax"])
-    parser.add_argument("--monorepo-files", type=int, default=20000)
-    parser.add_argument(
-        "--quick", action="store_true",
-        help="equinox and optax, a 2,000-file monorepo, no jax source: a few minutes",
-    )
+    parser.add_argument("--quick", action="store_true", help="equinox and optax, no jax source: a few minutes")
     parser.add_argument(
         "--memory-of", nargs="+", default=[], metavar="FOLDER",
         help="also the peak memory of `jaxcheck check --no-cache --jobs 1` over each folder",
     )
     args = parser.parse_args()
     if args.quick:
-        args.packages, args.monorepo_files = ["equinox", "optax"], 2000
+        args.packages = ["equinox", "optax"]
     python = sys.executable
     jaxcheck = [python, "-m", "jaxcheck", "check", "--exit-zero"]
     flake8 = ["--exit-zero", "-j", "1", "."]
@@ -216,48 +177,30 @@ def main() -> None:
     started = datetime.datetime.now(datetime.timezone.utc)
     load_start = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="jaxcheck-speed-") as root:
-        copies = make_copies(root, args.packages, 4)
-        corpus = copies[0]
+        corpus = os.path.join(root, "corpus")
+        make_corpus(corpus, args.packages)
+        cache = os.environ["JAXCHECK_CACHE_DIR"] = os.path.join(root, "cache")
         files = glob.glob(os.path.join(corpus, "**", "*.py"), recursive=True)
         lines = count_lines(files)
-        mono = os.path.join(root, "monorepo")
-        mono_files = monorepo.make_monorepo(mono, args.monorepo_files)
-        mono_lines = count_lines(mono_files)
         runs: dict[str, list[Run]] = {}
 
-        def run(label: str, command: list[str], cwd: str = corpus, clear: bool = False) -> None:
-            if clear:
-                clear_caches(corpus)
-            runs.setdefault(label, []).append(measure(command, cwd))
+        def run(label: str, command: list[str], cold: bool = False) -> None:
+            if cold:
+                shutil.rmtree(cache, ignore_errors=True)
+            runs.setdefault(label, []).append(measure(command, corpus))
 
-        run("monorepo, cold (fills the cache)", [*jaxcheck, "--jobs", "1", "."], cwd=mono)
-        # Untimed: the files written just before the cold run are within its racy
-        # second, so their stamps are kept by the next run, not by the cold one.
-        measure([*jaxcheck, "--jobs", "1", "."], mono)
         for _ in range(args.repeat):
             run("bare libcst.parse_module", [python, "-c", _BARE_PARSE])
-            run("jaxcheck --jobs 1, cold", [*jaxcheck, "--no-cache", "--jobs", "1", corpus], cwd=root)
-            clear_caches(corpus)
+            run("jaxcheck --jobs 1, cold", [*jaxcheck, "--no-cache", "--jobs", "1", "."])
+            shutil.rmtree(cache, ignore_errors=True)
             measure([*jaxcheck, "--jobs", "1", "."], corpus)  # fills the cache
             run("jaxcheck --jobs 1, warm", [*jaxcheck, "--jobs", "1", "."])
             run("jaxcheck --jobs 2, cold", [*jaxcheck, "--no-cache", "--jobs", "2", "."])
-            run("host: CPU-bound work, 1 process", [python, "-c", _SPIN, _SPIN_TURNS, "1"])
-            run("host: the same work, 2 processes", [python, "-c", _SPIN, _SPIN_TURNS, "2"])
             run("flake8 plain", [python, "-c", _FLAKE8_WITH, "", *flake8])
             if bugbear:
                 run("flake8 + bugbear", [python, "-c", _FLAKE8_WITH, _BUGBEAR, *flake8])
-            run("flake8 + jaxcheck, cold", [python, "-c", _FLAKE8_WITH, "jaxcheck", *flake8], clear=True)
+            run("flake8 + jaxcheck, cold", [python, "-c", _FLAKE8_WITH, "jaxcheck", *flake8], cold=True)
             run("flake8 + jaxcheck, warm", [python, "-c", _FLAKE8_WITH, "jaxcheck", *flake8])
-            for n in (2, 4):
-                run(f"jaxcheck --jobs 1, {n}x corpus", [*jaxcheck, "--no-cache", "--jobs", "1", *copies[:n]], cwd=root)
-            # Untimed: the warm row follows a run where nothing changed, not the last round's
-            # JAX-module edit (whose run left that file's stamp out: written in its racy second).
-            measure([*jaxcheck, "--jobs", "1", "."], mono)
-            run("monorepo, warm", [*jaxcheck, "--jobs", "1", "."], cwd=mono)
-            monorepo.edit(mono)
-            run("monorepo, one file edited", [*jaxcheck, "--jobs", "1", "."], cwd=mono)
-            monorepo.edit(mono, monorepo.JAX_EDITED_MODULE)
-            run("monorepo, one JAX module edited", [*jaxcheck, "--jobs", "1", "."], cwd=mono)
         if not args.quick:
             source = jax_source(os.path.join(root, "sdist"))
             args.memory_of += [source] if source else []
@@ -270,8 +213,8 @@ def main() -> None:
     def wall(label: str) -> float:
         return statistics.median(r.wall for r in runs[label])
 
-    def ratio(numerator: str, denominator: str, scale: float = 1.0) -> float:
-        return cpu(numerator) / (scale * cpu(denominator))
+    def ratio(numerator: str, denominator: str) -> float:
+        return cpu(numerator) / cpu(denominator)
 
     versions = [
         f"Python {platform.python_version()}",
@@ -285,12 +228,10 @@ def main() -> None:
         f"{os.cpu_count()} CPUs ({platform.machine()}); load average (1, 5, 15 min) "
         f"{' '.join(f'{x:.2f}' for x in load_start)} at start, {' '.join(f'{x:.2f}' for x in load_end)} at end"
     )
-    print(f"corpus: {', '.join(args.packages)} ({len(files):,} files, {lines:,} lines)")
-    print(f"monorepo: {len(mono_files):,} files, {mono_lines:,} lines; {args.repeat} interleaved round(s), medians")
+    print(f"corpus: {', '.join(args.packages)} ({len(files):,} files, {lines:,} lines); {args.repeat} round(s), medians")
     print()
     print(f"{'run':<36}{'CPU s':>9}{'wall s':>9}{'peak MB':>9}")
-    # The corpus rows, then the monorepo's.
-    for label in sorted(runs, key=lambda label: label.startswith("monorepo")):
+    for label in runs:
         peak = max(r.peak_mb for r in runs[label])
         print(f"{label:<36}{cpu(label):>9.2f}{wall(label):>9.2f}{peak:>9.0f}")
     for folder, measured in memory.items():
@@ -307,23 +248,13 @@ def main() -> None:
         rows.append(("flake8 + bugbear / plain flake8 (anchor)", ratio("flake8 + bugbear", "flake8 plain"), "-"))
     rows += [
         ("warm / cold", ratio("jaxcheck --jobs 1, warm", cold), "<= 0.05"),
-        ("monorepo: one file edited / warm", ratio("monorepo, one file edited", "monorepo, warm"), "<= 3"),
-        ("monorepo: one file edited, CPU s", cpu("monorepo, one file edited"), "<< 1"),
-        ("monorepo: one JAX module edited / warm", ratio("monorepo, one JAX module edited", "monorepo, warm"), "-"),
-        ("speed-up of --jobs 2 over --jobs 1, cold (wall)", wall(cold) / wall("jaxcheck --jobs 2, cold"), ">= 1.7"),
-        (
-            "host's own speed-up of 2 processes (wall)",
-            wall("host: CPU-bound work, 1 process") / wall("host: the same work, 2 processes"),
-            "2 ideal",
-        ),
-        ("2x corpus / (2 x 1x corpus)", ratio("jaxcheck --jobs 1, 2x corpus", cold, 2), "~ 1"),
-        ("4x corpus / (4 x 1x corpus)", ratio("jaxcheck --jobs 1, 4x corpus", cold, 4), "~ 1"),
+        ("speed-up of --jobs 2 over --jobs 1, cold (wall)", wall(cold) / wall("jaxcheck --jobs 2, cold"), "> 1"),
     ]
     peaks = [max(r.peak_mb for r in runs[cold]), *(measured.peak_mb for measured in memory.values())]
     rows.append(("peak RSS of a cold --jobs 1 run (any above), MB", max(peaks), "<= 400"))
     print(f"{'ratio':<52}{'measured':>10}{'target':>10}")
     for label, value, target in rows:
-        shown = f"{value:.0f}" if label.endswith("MB") else f"{value:.2f}" if label.endswith("CPU s") else f"{value:.3f}"
+        shown = f"{value:.0f}" if label.endswith("MB") else f"{value:.3f}"
         print(f"{label:<52}{shown:>10}{target:>10}")
     if not bugbear:
         print(f"\nno flake8 + bugbear row: {_BUGBEAR} is not installed ({_INSTALL})")

@@ -1,4 +1,4 @@
-"""JAX3xx: what pytrees keep in their structure (SPEC 3).
+"""JAX3xx: what pytrees keep in their structure.
 
 `aux_data` and static fields are part of the treedef, and the treedef is part
 of every jit cache key: compared with `==` on each call, and kept by
@@ -197,14 +197,14 @@ class ArrayInAuxData(_PytreeRule):
       compares without error, which is worse: after the change, even a *new*
       object holding the new value finds the old entry (2.0 where 5.0 is right).
     - A jax array in `aux_data` is not an argument of the trace, but every
-      operation on it while tracing is staged. In seed 004,
+      operation on it while tracing is staged. In that StackOverflow question,
       `type(p)(p.x * 2, p.y * 2)` puts a tracer into the output's `aux_data`:
       jit returns a tree whose `y` is a leaked tracer, and using it raises
       `UnexpectedTracerError: Encountered an unexpected tracer.` A numpy array is
-      computed at once instead, which is why the seed saw a tracer for `jnp` and
+      computed at once instead, which is why the question saw a tracer for `jnp` and
       not for `np` (`fail_seed_jnp_aux.py`, `fail_seed_np_aux.py`).
 
-    Jake VanderPlas's answer to seed 004: `aux_data` must hold static elements,
+    Jake VanderPlas's answer on StackOverflow: `aux_data` must hold static elements,
     which must be hashable and immutable; arrays are neither, and putting them
     there gives "unsupported, poorly-defined behavior".
 
@@ -338,7 +338,7 @@ class ArrayInAuxData(_PytreeRule):
     ## References
 
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit()
-      for jnp.array but not for np.array?" (seed 004), and Jake VanderPlas's
+      for jnp.array but not for np.array?", and Jake VanderPlas's
       answer, quoting the JAX docs: children hold the dynamic elements,
       `aux_data` the static ones, which must be "hashable and immutable";
       neither `np.ndarray` nor `jax.Array` is.
@@ -347,7 +347,7 @@ class ArrayInAuxData(_PytreeRule):
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_pytree_node.html
     - JAX, "Custom pytree nodes".
       https://docs.jax.dev/en/latest/custom_pytrees.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       static values must be hashable, arrays are not, so "no static class can
       have dynamic children".
     """
@@ -564,7 +564,7 @@ class ArrayInStaticField(_PytreeRule):
       metadata has `"pytree_node": False` is kept in the treedef (checked with
       penzai 0.2.5: 4.0 where 6.0 is right).
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit()
-      for jnp.array but not for np.array?" (seed 004): the same behaviour under
+      for jnp.array but not for np.array?": the same behaviour under
       equinox's `static_field()` and simple_pytree's, and Jake VanderPlas's
       answer: static elements must be hashable and immutable.
     - equinox issue 863, "JAX array is set a static warning is raised
@@ -779,7 +779,7 @@ class MutableAuxData(_PytreeRule):
     ## References
 
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit()
-      for jnp.array but not for np.array?" (seed 004), Jake VanderPlas's answer:
+      for jnp.array but not for np.array?", Jake VanderPlas's answer:
       the static elements in `aux_data` "must be hashable and immutable";
       otherwise "you'll get unsupported, poorly-defined behavior".
     - `jax.tree_util.register_pytree_node`: the flatten returns "some hashable
@@ -789,7 +789,7 @@ class MutableAuxData(_PytreeRule):
       hashable, immutable objects, as these objects are used to generate JIT
       cache keys".
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_dataclass.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       static values must be immutable and hash and compare by value.
     """
 
@@ -994,14 +994,14 @@ class UnstableAuxData(_PytreeRule):
     ## References
 
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit()
-      for jnp.array but not for np.array?" (seed 004): the JAX docs quoted there,
+      for jnp.array but not for np.array?": the JAX docs quoted there,
       `aux_data` holds the static elements "that will be rolled into the treedef
       structure", and Jake VanderPlas's answer: they must be hashable and
       immutable.
     - `jax.tree_util.register_pytree_node`: the auxiliary data is "stored in the
       treedef".
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_pytree_node.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       all objects other than singletons must hash by value, "to avoid paying the
       cost of recompilation" when each run builds equivalent copies; a function
       defined by `def` is a singleton, but "the method self.foo has self bound

@@ -30,15 +30,14 @@ class BadInput:
       typo, a merge conflict, Python 2 code, or what only the compiler checks:
       `return` outside a function, a repeated parameter, a late
       `from __future__` import). Reported where Python stopped, with Python's
-      message. The grammar is the newest jaxcheck supports (Python 3.13),
-      whatever Python jaxcheck runs on: on Python 3.11, code using 3.12 syntax
-      (type parameters, `type` statements, nested f-string quotes) is analysed,
-      not reported. Other `cannot parse: ...` messages, on line 1: a null byte
-      in the source, or code nested too deeply for Python's own parser.
-    - `cannot analyse: ...`: Python accepts the file, but LibCST, which
-      jaxcheck reads a file with when it holds a finding (its fixes are built
-      on LibCST's tree; Python's own `ast` reads the rest), refuses it, or the
-      code nests too deeply for jaxcheck.
+      message. The grammar is the Python jaxcheck runs on, as for flake8's
+      E999: on Python 3.11, a file using 3.12 syntax (type parameters, `type`
+      statements, nested f-string quotes) is one `cannot parse: ... is syntax
+      of Python 3.12` finding that says to run jaxcheck on Python 3.12. Other
+      `cannot parse: ...` messages, on line 1: a null byte in the source, or
+      code nested too deeply for Python's own parser.
+    - `cannot analyse: ...`: Python accepts the file, but the code nests too
+      deeply for jaxcheck.
     - `jaxcheck failed on this file (...); please report it.`: a bug in
       jaxcheck. The run still checks every other file, then exits with status 2.
 
@@ -92,6 +91,7 @@ class BadInput:
     - Decode error: save the file as UTF-8, or declare its real encoding on
       line 1 or 2: `# -*- coding: latin-1 -*-`.
     - Read error: fix the link or the permissions, or exclude the path.
+    - Newer syntax: run jaxcheck on the Python the file is written for.
     - `cannot analyse` or `jaxcheck failed`: report it to the jaxcheck
       maintainers with the message (it names the error and, for a failure,
       where in jaxcheck it happened) and, if you can, the file.
@@ -121,22 +121,18 @@ class BadInput:
 
     ## Known problems
 
-    - Python 3.12 syntax is accepted on every Python jaxcheck runs on, so code
-      that must also run on Python 3.10 or 3.11 gets no JAX000 for it.
-    - A file LibCST refuses (`cannot analyse`) is valid Python that jaxcheck
-      could not check; its classes are unknown to the rest of the project.
+    - A file written for a newer Python than jaxcheck runs on is not checked,
+      and its classes are unknown to the rest of the project: run jaxcheck on
+      the Python the project targets.
 
     ## JAX versions checked
 
-    Not about JAX: a file is bad input when Python refuses it, by the grammar of
-    Python 3.13 (the newest jaxcheck supports), whatever Python jaxcheck runs
-    on.
+    Not about JAX: a file is bad input when the Python jaxcheck runs on refuses it.
 
     ## References
 
-    - jaxcheck SPEC, "Interfaces": bad input never crashes a run; a file that
-      does not parse or decode is one JAX000 finding with the reason, and every
-      other file is still checked.
+    - flake8's E999 and ruff's E902: a file the linter cannot read or parse is
+      one finding with the reason, and every other file is still checked.
     - PEP 263, "Defining Python Source Code Encodings": the coding cookie.
       https://peps.python.org/pep-0263/
     """

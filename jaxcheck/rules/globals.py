@@ -1,4 +1,4 @@
-"""JAX204: a jitted function reads a global or closed-over value that changes after the first call (SPEC 3)."""
+"""JAX204: a jitted function reads a global or closed-over value that changes after the first call."""
 
 from __future__ import annotations
 

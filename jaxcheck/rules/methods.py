@@ -1,4 +1,4 @@
-"""JAX2xx: transforms applied to methods and to closures over `self` (SPEC 3).
+"""JAX2xx: transforms applied to methods and to closures over `self`.
 
 A jitted function sees its arguments as arrays or pytrees of arrays, or as
 static values. `self` of a plain class is neither unless it is made static,
@@ -65,7 +65,7 @@ class JitMethodSelfNotStatic(Rule):
     It is loud, but only at run time. The quick fixes have traps of their own:
     `jax.jit(obj.method)` and `@partial(jax.jit, static_argnums=0)` on a
     mutable class both compile the object's state into the function and ignore
-    later changes (seed 001, JAX201, JAX101/JAX102).
+    later changes (JAX201, JAX101/JAX102).
 
     ## Example
 
@@ -184,11 +184,11 @@ class JitMethodSelfNotStatic(Rule):
       class as a pytree. https://docs.jax.dev/en/latest/faq.html
     - `jax.tree_util.register_pytree_node_class`: `aux_data` must be hashable.
       https://docs.jax.dev/en/latest/_autosummary/jax.tree_util.register_pytree_node_class.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       a class passed to a jitted function must be registered as a pytree or
       marked static.
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001).
+      function directly".
     """
 
     code = "JAX202"
@@ -339,7 +339,7 @@ class JittedBoundMethod(Rule):
     reads `self.x` and `self.mul`, and compiles them in as constants. The cache
     key is the function, the shapes and dtypes of the arguments, the static
     arguments and the global config; changing `c.mul` changes none of them, so
-    the next call runs the old program (seed 001).
+    the next call runs the old program.
 
     Checked on jax 0.10.2, flax 0.12.8, equinox 0.13.8, CPU: the example
     prints 6, then 6 again after `c.mul = False`, where 3 is right. The same
@@ -458,7 +458,7 @@ class JittedBoundMethod(Rule):
     ## References
 
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001): the `CustomClass` example (6, then 6 after
+      function directly": the `CustomClass` example (6, then 6 after
       `c.mul = False`), and Jake VanderPlas's answer: the cache key is the
       function's id, the shapes and dtypes of the arguments, the static
       arguments and the global config, and changing the object changes none of
@@ -466,7 +466,7 @@ class JittedBoundMethod(Rule):
     - JAX FAQ, "How to use `jit` with methods?": Strategy 1, a jitted helper
       function; Strategy 3, registering the class as a pytree.
       https://docs.jax.dev/en/latest/faq.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000): a
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"): a
       bound method `self.foo` "has self bound to it" and is not a singleton;
       innocuous code "can lead to silent computation of incorrect results,
       rather than errors".
@@ -689,7 +689,7 @@ class JittedClosureOverSelf(Rule):
     ## References
 
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001), Jake VanderPlas's answer: the cache key is
+      function directly", Jake VanderPlas's answer: the cache key is
       the function's id, the shapes and dtypes of the arguments, the static
       arguments and the global config; a change to the object changes none of
       them.
@@ -698,7 +698,7 @@ class JittedClosureOverSelf(Rule):
       https://docs.jax.dev/en/latest/faq.html
     - JAX docs, "Just-in-time compilation", "JIT and caching".
       https://docs.jax.dev/en/latest/jit-compilation.html#jit-and-caching
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000).
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes").
     """
 
     code = "JAX203"

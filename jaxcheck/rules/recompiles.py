@@ -1,4 +1,4 @@
-"""JAX4xx: compiled functions made again on every call (SPEC 3).
+"""JAX4xx: compiled functions made again on every call.
 
 `jax.jit` keeps its cache on the function it returns. Made inside a function
 from a lambda, a nested function, a `partial` or a bound method (a new object
@@ -239,9 +239,9 @@ class JitRecreatedPerCall(Rule):
       different hash, and is compiled each time.
       https://docs.jax.dev/en/latest/jit-compilation.html#jit-and-caching
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001), Jake VanderPlas's answer: the cache key
+      function directly", Jake VanderPlas's answer: the cache key
       starts with the ID of the function being compiled.
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       objects hash by value "to avoid paying the cost of recompilation" when
       equivalent copies are built anew on each call.
     """

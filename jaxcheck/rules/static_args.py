@@ -1,4 +1,4 @@
-"""JAX101, JAX102, JAX106: values at static positions must be immutable and hash by value (SPEC 3).
+"""JAX101, JAX102, JAX106: values at static positions must be immutable and hash by value.
 
 JAX compiles a function once per set of static values and finds the compiled
 function again by their `hash` and `==`, keeping the objects themselves as
@@ -239,9 +239,9 @@ class MutableStatic(Rule):
     - `jax.jit` docstring on `static_argnums`: static arguments should be
       hashable (`__hash__` and `__eq__`) and immutable.
       https://docs.jax.dev/en/latest/_autosummary/jax.jit.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000).
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes").
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001).
+      function directly".
     """
 
     code = "JAX101"
@@ -564,10 +564,10 @@ class IdentityHashStatic(ClassRule):
     - `jax.jit` docstring on `static_argnums`: static arguments should be
       hashable (`__hash__` and `__eq__`) and immutable.
       https://docs.jax.dev/en/latest/_autosummary/jax.jit.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       hash and compare by value; only singletons may hash by id.
     - StackOverflow, "Using Jax Jit on a method as decorator versus applying jit
-      function directly" (seed 001).
+      function directly".
     """
 
     code = "JAX102"
@@ -798,10 +798,10 @@ class UnhashableStatic(ClassRule):
     - JAX FAQ, "How to use `jit` with methods?", Strategy 2, "Marking `self` as
       static": mutable containers such as `dict` and `list` define no
       `__hash__`. https://docs.jax.dev/en/latest/faq.html
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       static arguments must be immutable and support `__hash__` and `__eq__`.
     - StackOverflow, "Why is custom pytree 'aux_data' traced after jax.jit() for
-      jnp.array but not for np.array?" (seed 004): static elements must be
+      jnp.array but not for np.array?": static elements must be
       hashable and immutable; neither `np.ndarray` nor `jax.Array` is.
     """
 

@@ -1,4 +1,4 @@
-"""JAX103-JAX105: what a static class holds must be static too (SPEC 3).
+"""JAX103-JAX105: what a static class holds must be static too.
 
 A static value is found again by `hash` and `==`, so its hash and equality
 must see every field the compiled function reads (and the type, when there are
@@ -227,7 +227,7 @@ class IncompleteHash(ClassRule):
     - Python data model, `object.__hash__`: objects that compare equal must
       have the same hash value; mix the components that take part in comparison
       into the hash. https://docs.python.org/3/reference/datamodel.html#object.__hash__
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000):
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"):
       hash and compare by value, hash the class id when polymorphic; it is easy
       "to forget to hash the class id" or to "forget to update it later when
       adding a field".
@@ -447,7 +447,7 @@ class DynamicChildOfStatic(ClassRule):
 
     ## Why is this bad?
 
-    The design standard (seed 000): "because static arguments must be hashable,
+    The TORAX design standard for JAX-compatible classes: "because static arguments must be hashable,
     and because dynamic arguments (JAX tracers / NumPy arrays) are not hashable,
     no static class can have dynamic children." An array is unhashable, so a
     class that hashes by value over its fields (a frozen dataclass, a
@@ -597,7 +597,7 @@ class DynamicChildOfStatic(ClassRule):
 
     ## References
 
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000): no
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"): no
       static class can have dynamic children; factor every class into a static
       part and a dynamic part that may have static leaves.
     - `jax.jit` docstring on `static_argnums`: static arguments are part of the
@@ -938,7 +938,7 @@ class BoundMethodField(ClassRule):
 
     ## References
 
-    - TORAX design standard, "Designing JAX-compatible classes" (seed 000),
+    - the TORAX design standard for JAX-compatible classes ("Designing JAX-compatible classes"),
       "Functions as fields": only functions that are singletons may hash by id;
       "the method `self.foo` has `self` bound to it, one must install
       `<class>.foo` as a field instead".
