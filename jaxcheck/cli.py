@@ -129,27 +129,19 @@ def _add_output_options(check: argparse.ArgumentParser) -> None:
 
 
 def program() -> None:
-    """The `jaxcheck` program: `main`, then an exit that frees nothing
-    (`os._exit`, as mypy's): what a check built goes with the process, not
-    object by object (`engine.keep_until_exit`)."""
-    code = main(exits_after=True)
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):  # a reader gone (`| head`), or a stream closed for it
-        pass
-    os._exit(code)
+    """The `jaxcheck` program."""
+    sys.exit(main())
 
 
-def main(argv: list[str] | None = None, exits_after: bool = False) -> int:
+def main(argv: list[str] | None = None) -> int:
     try:
-        return _main(argv, exits_after)
+        return _main(argv)
     except BrokenPipeError:  # `jaxcheck check | head`: the reader has what it wanted
         sys.stderr.close()
         return EXIT_CLEAN
 
 
-def _main(argv: list[str] | None, exits_after: bool) -> int:
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "rules":
         for code, (name, summary) in CODES.items():
@@ -166,10 +158,6 @@ def _main(argv: list[str] | None, exits_after: bool) -> int:
         return EXIT_ERROR
     from jaxcheck.check_command import run
 
-    if exits_after:
-        from jaxcheck.engine import keep_until_exit
-
-        keep_until_exit()
     return run(args)
 
 

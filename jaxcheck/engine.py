@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from jaxcheck import __version__
-from jaxcheck.collector import few_collections, paused
+from jaxcheck.collector import few_collections
 from jaxcheck.config import Config
 from jaxcheck.failures import deep_recursion, internal_error
 from jaxcheck.findings import BAD_INPUT, Finding
@@ -65,12 +65,10 @@ def check(
     files read as they are. A long-lived caller keeps its caches
     (`cache_for(project)`) and its `pool` between runs.
     """
-    if _KEPT is not None:
-        _KEPT.clear()  # a run after another (`--fix` checks again): the one before is let go
     given = {os.path.abspath(path): text for path, text in (texts or {}).items()}
     found = files_to_check(paths, config_for, given, alone)
     result = Result(files=len(found.checked), checked=found.checked, skipped=found.skipped)
-    with few_collections(kept=_KEPT is not None), (nullcontext(pool) if pool is not None else Pool(jobs)) as workers:
+    with few_collections(), (nullcontext(pool) if pool is not None else Pool(jobs)) as workers:
         for project, group in found.groups.items():
             config = group.config.for_project(project.root)
             if alone:
@@ -85,22 +83,9 @@ def check(
             own = {path: text for path, text in given.items() if path in group.files.values()}
             judgement = judge(project, config, cache, workers, own, checked, group.listing, progress)
             _report(judgement, group.files, config, result)
-            if _KEPT is not None:
-                _KEPT.append(judgement)
         if workers.note:
             result.notes.append(workers.note)
     return result
-
-
-_KEPT: list | None = None  # what each run built, when `keep_until_exit` asked for it
-
-
-def keep_until_exit() -> None:
-    """Keep what each run builds until the process ends, for a program that
-    exits without freeing its objects (`cli.program`): a cold run of a
-    thousand files would free millions, one at a time, as `check` returns."""
-    global _KEPT
-    _KEPT = []
 
 
 @dataclass
@@ -169,30 +154,29 @@ def _judged(loader: Loader, config: Config) -> dict[str, tuple[list[Finding], bo
     """Every rule's findings on the loaded facts, and the JAX000s, by absolute path."""
     from jaxcheck.model.project import Model
 
-    with paused():
-        model = Model(list(loader.facts.values()), config.options, loader.import_roots)
-        results = {path: ([finding], path in loader.internal_errors) for path, finding in loader.bad.items()}
-        by_display = {module.path: path for path, module in loader.facts.items()}
-        # A rule that fails is reported once, in the first file the model holds.
-        first = loader.facts[min(loader.facts)].path if loader.facts else None
-        for rule in RULES:
-            try:
-                with deep_recursion():
-                    found = set(rule().check(model))
-            except RecursionError:
-                found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
-            except Exception as error:  # a bug of ours must not cost the user the run
-                if first is not None:
-                    path = by_display[first]
-                    findings, _ = results.get(path, ([], False))
-                    results[path] = ([*findings, internal_error(first, error)], True)
-                continue
-            for finding in found:
-                path = by_display.get(finding.path)
-                if path is not None:
-                    findings, failed = results.get(path, ([], False))
-                    results[path] = ([*findings, finding], failed)
-        return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
+    model = Model(list(loader.facts.values()), config.options, loader.import_roots)
+    results = {path: ([finding], path in loader.internal_errors) for path, finding in loader.bad.items()}
+    by_display = {module.path: path for path, module in loader.facts.items()}
+    # A rule that fails is reported once, in the first file the model holds.
+    first = loader.facts[min(loader.facts)].path if loader.facts else None
+    for rule in RULES:
+        try:
+            with deep_recursion():
+                found = set(rule().check(model))
+        except RecursionError:
+            found = {Finding(first, 1, 1, BAD_INPUT, "cannot analyse: the code nests too deeply for jaxcheck")} if first else set()
+        except Exception as error:  # a bug of ours must not cost the user the run
+            if first is not None:
+                path = by_display[first]
+                findings, _ = results.get(path, ([], False))
+                results[path] = ([*findings, internal_error(first, error)], True)
+            continue
+        for finding in found:
+            path = by_display.get(finding.path)
+            if path is not None:
+                findings, failed = results.get(path, ([], False))
+                results[path] = ([*findings, finding], failed)
+    return {path: (sorted(set(findings)), failed) for path, (findings, failed) in results.items()}
 
 
 def _report(judgement: Judgement, files: dict[str, str], config: Config, result: Result) -> None:

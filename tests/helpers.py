@@ -110,8 +110,64 @@ def jaxcheck_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return run_module("jaxcheck", *args, cwd=cwd)
 
 
+def jaxcheck_here(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`jaxcheck args...` run in this process (`cli.main`), as `jaxcheck_run`
+    reports it: for the many tests about what a run finds, not about the
+    process it runs in. What a process keeps between runs is forgotten first."""
+    import contextlib
+    import io
+
+    from jaxcheck.cli import main
+
+    _forget_what_a_process_keeps()
+    out, err = io.StringIO(), io.StringIO()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(before)
+    return subprocess.CompletedProcess(["jaxcheck", *args], code, out.getvalue(), err.getvalue())
+
+
 def flake8_run(*args: str, cwd: Path, select: str = "JAX") -> subprocess.CompletedProcess:
     return run_module("flake8", "--select", select, *args, cwd=cwd)
+
+
+def flake8_here(*args: str, cwd: Path, select: str = "JAX") -> subprocess.CompletedProcess:
+    """`flake8 --select JAX -j 1 args...` run in this process, as `flake8_run` reports it;
+    what the plugin and jaxcheck keep between runs is forgotten first."""
+    import contextlib
+    import io
+
+    from flake8.main.cli import main
+    from jaxcheck import flake8_plugin
+
+    _forget_what_a_process_keeps()
+    flake8_plugin._JUDGED.clear()
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")  # flake8 writes to `sys.stdout.buffer`
+    err = io.StringIO()
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(["--select", select, "-j", "1", *args])
+    finally:
+        os.chdir(before)
+    out.flush()
+    return subprocess.CompletedProcess(["flake8", *args], code, out.buffer.getvalue().decode("utf-8"), err.getvalue())
+
+
+def _forget_what_a_process_keeps() -> None:
+    from jaxcheck.config import forget_configs
+    from jaxcheck.loading import project
+    from jaxcheck.loading.jax_target import inferred_target
+
+    forget_configs()
+    inferred_target.cache_clear()
+    project._find_project.cache_clear()
+    project._real_path.cache_clear()
 
 
 def text_findings(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> list[tuple[str, int, int, str, str]]:

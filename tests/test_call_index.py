@@ -204,7 +204,7 @@ def _calls_of_by_a_full_pass(model: Model) -> dict:
     return found
 
 
-@pytest.mark.parametrize("real", [False, True], ids=["cases", "equinox-flax"])
+@pytest.mark.parametrize("real", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["cases", "equinox-flax"])
 def test_what_jitted_code_bakes_in_looks_up_the_calls_a_full_pass_finds(real: bool):
     """JAX204 asks which calls may run a function (its callers, first one
     before a change wins) and which call a name: looked up by the names a
@@ -220,7 +220,7 @@ def test_what_jitted_code_bakes_in_looks_up_the_calls_a_full_pass_finds(real: bo
         assert constants._calls_of(name) == sorted(calls, key=lambda item: position[id(item[2])]), name
 
 
-@pytest.mark.parametrize("real", [False, True], ids=["cases", "equinox-flax"])
+@pytest.mark.parametrize("real", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["cases", "equinox-flax"])
 def test_a_name_an_instance_is_found_for_is_one_that_may_hold_instances(real: bool):
     """`may_hold_instances` answers for every callee of the project without
     resolving it, so it must say yes wherever `instance_classes` finds a

@@ -6,7 +6,6 @@ and the key parts of messages, so a regression in any of them fails a test.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 import re
@@ -280,31 +279,6 @@ def test_the_program_ends_quietly_when_its_reader_stops_reading(tmp_path: Path) 
         _, errors = process.communicate(timeout=60)
     assert first and process.returncode in (0, 1)
     assert b"Traceback" not in errors and b"Error" not in errors, errors
-
-
-def test_a_program_keeps_the_workspaces_of_its_last_run_only(tmp_path: Path, monkeypatch) -> None:
-    """Kept for a program that exits without freeing them (`engine.keep_until_exit`):
-    a run lets the one before go (`--fix` checks again), and nothing else keeps
-    them (the language server and flake8 run check after check)."""
-    from jaxcheck import engine
-    from jaxcheck.cli import main
-
-    write(tmp_path, "pkg/a.py", BUGGY)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(engine, "_KEPT", None)
-    assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"]) == 1
-    assert engine._KEPT is None
-    frozen = gc.get_freeze_count()
-    try:
-        assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"], exits_after=True) == 1
-        (first,) = engine._KEPT
-        assert main(["check", "--no-cache", "--jobs", "1", "-q", "pkg"], exits_after=True) == 1
-        (second,) = engine._KEPT
-        assert gc.get_freeze_count() > frozen  # kept until the program exits: no collection walks it again
-    finally:
-        if not frozen:  # what a program's exit would have let go, this test's process gets back
-            gc.unfreeze()
-    assert second is not first and set(second.loader.facts) == {str(tmp_path / "pkg" / "a.py")}
 
 
 def test_no_cache_is_accepted(project: Path) -> None:

@@ -83,6 +83,7 @@ def test_folder_same_lines_as_cli(tmp_path: Path) -> None:
     assert sorted(by_flake8.stdout.splitlines()) == sorted(by_cli.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_bundled_fixtures_same_lines_as_cli() -> None:
     # Every rule's fixtures, each shape flagged the same by both channels (default profile).
     root = Path(__file__).resolve().parent.parent

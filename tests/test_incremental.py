@@ -90,6 +90,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_findings_after_each_edit_are_those_of_a_run_without_cache(project: Path, monkeypatch) -> None:
     reads = []
     read_source = loader.read_source

@@ -267,6 +267,7 @@ def _module_facts(path: str, text: str, root: str) -> f.ModuleFacts | None:
         return None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1])
 def test_reexports_kept_between_waves_are_those_followed_again_on_real_code(seed):
     """The chains kept between waves (and followed as each module comes, with

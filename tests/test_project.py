@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FLAKE8_LINE, TEXT_LINE, flake8_run, jaxcheck_run, line_of, located, text_findings, write
+from helpers import FLAKE8_LINE, TEXT_LINE, flake8_here, flake8_run, jaxcheck_here, jaxcheck_run, line_of, located, text_findings, write
 from jaxcheck.loading.cache import project_cache_folder
 
 SHIPPED = ".jaxcheck_cache"  # where jaxcheck once kept its cache: a repository can ship one
@@ -93,13 +93,13 @@ def _findings(completed: subprocess.CompletedProcess, pattern) -> list[tuple[str
 
 
 def cli(root: Path, *args: str) -> list[tuple[str, int, int, str, str]]:
-    """`jaxcheck check args...` in `root`: its findings, `./` dropped from paths."""
-    return _findings(jaxcheck_run("check", *args, cwd=root), TEXT_LINE)
+    """`jaxcheck check args...` in `root` (in this process): its findings, `./` dropped from paths."""
+    return _findings(jaxcheck_here("check", *args, cwd=root), TEXT_LINE)
 
 
 def flake8(root: Path, *args: str) -> list[tuple[str, int, int, str, str]]:
-    """`flake8 --select JAX args...` in `root`: its findings, `./` dropped from paths."""
-    return _findings(flake8_run(*args, cwd=root), FLAKE8_LINE)
+    """`flake8 --select JAX args...` in `root` (in this process): its findings, `./` dropped from paths."""
+    return _findings(flake8_here(*args, cwd=root), FLAKE8_LINE)
 
 
 def where(findings) -> set[tuple[str, int, int, str]]:

@@ -73,6 +73,7 @@ def test_a_call_python_misplaces_inside_an_f_string_is_placed_at_the_string() ->
     assert [(call.location.line, call.location.column) for _, call in facts.calls] == [(1, 5)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("package", ["equinox", "optax", "flax", "jax"])
 def test_every_file_python_accepts_is_read(package: str) -> None:
     installed(package)

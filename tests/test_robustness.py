@@ -76,18 +76,21 @@ def _assert_handled(text: str) -> None:
         assert len(bad) == 1, findings
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(hypothesmith.from_grammar())
 def test_programs_from_the_grammar(source: str) -> None:
     _assert_handled(HEADER + source)
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(hypothesmith.from_node())
 def test_programs_from_libcst_nodes(source: str) -> None:
     _assert_handled(HEADER + source)
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(st.text())
 def test_any_text(text: str) -> None:
@@ -115,6 +118,7 @@ def two_modules(tmp_path_factory):
     return buggy_findings, alone
 
 
+@pytest.mark.slow
 @_SETTINGS
 @given(source=hypothesmith.from_grammar())
 def test_a_generated_module_beside_a_buggy_one_costs_it_no_finding(two_modules, source: str) -> None:

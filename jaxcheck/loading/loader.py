@@ -73,6 +73,7 @@ class Loader:
         self._files = set(files)
         self._folders = {folder.rstrip(os.sep) for folder in folders}
         self._files_of: dict[str, str | None] = {}  # global name -> the project file of its module
+        self._modules: dict[str, tuple[str | None, bool]] = {}  # module -> `_module`
         for path, text in (texts or {}).items():
             self._keep(path, text)
 
@@ -171,13 +172,22 @@ class Loader:
         module = ""
         for part in name.split("."):
             module = f"{module}.{part}" if module else part
-            paths = self.project.module_paths(module, self._files.__contains__)
-            if paths:
-                found = os.path.abspath(paths[0])
-            if not self.project.holds_modules(module, lambda folder: folder.rstrip(os.sep) in self._folders):
+            path, holds = self._module(module)
+            found = path or found
+            if not holds:
                 break
         self._files_of[name] = found
         return found
+
+    def _module(self, module: str) -> tuple[str | None, bool]:
+        """The project file of a module (None if it has none), and whether the
+        project has a folder of it; asked once a module, for all the names in it."""
+        known = self._modules.get(module)
+        if known is None:
+            paths = self.project.module_paths(module, self._files.__contains__)
+            holds = self.project.holds_modules(module, lambda folder: folder.rstrip(os.sep) in self._folders)
+            known = self._modules[module] = (os.path.abspath(paths[0]) if paths else None, holds)
+        return known
 
     # Reading
 

@@ -10,6 +10,7 @@ imported; elsewhere they are spawned.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import sys
@@ -17,6 +18,8 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, TypeVar
+
+from jaxcheck.collector import THRESHOLD
 
 Item = TypeVar("Item")
 Outcome = TypeVar("Outcome")
@@ -90,7 +93,10 @@ class Pool:
             if workers < 2:
                 self.workers = 1
                 return None
-            self._executor = ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+            # A worker reads files as this process does: with the collector set for it.
+            self._executor = ProcessPoolExecutor(
+                max_workers=workers, mp_context=_context(), initializer=gc.set_threshold, initargs=THRESHOLD
+            )
         return self._executor
 
     def _stop(self) -> None:
