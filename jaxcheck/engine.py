@@ -68,7 +68,7 @@ def check(
     given = {os.path.abspath(path): text for path, text in (texts or {}).items()}
     found = files_to_check(paths, config_for, given, alone)
     result = Result(files=len(found.checked), checked=found.checked, skipped=found.skipped)
-    with few_collections(), (nullcontext(pool) if pool is not None else Pool(jobs)) as workers:
+    with nullcontext(pool) if pool is not None else Pool(jobs) as workers:
         for project, group in found.groups.items():
             config = group.config.for_project(project.root)
             if alone:
@@ -112,15 +112,16 @@ def judge(
     `texts` are the checked files' texts as given, by absolute path."""
     files, folders = _project_files(project, config, listing, checked, texts)
     loader = Loader(project, cache, pool, texts, config.options.keywords, progress, files, folders)
-    fingerprint = _fingerprint(loader, files, folders, config)
-    results = cache.results(fingerprint)
-    if results is None:
-        loader.load(files)  # loading and extraction
-        results = _judged(loader, config)  # the model and the rules
-        cache.store_results(fingerprint, results)
-    for path, problem in loader.syntax_errors([path for path in checked if path not in results]).items():
-        results[path] = ([problem], False)
-    cache.save()
+    with few_collections():
+        fingerprint = _fingerprint(loader, files, folders, config)
+        results = cache.results(fingerprint)
+        if results is None:
+            loader.load(files)  # loading and extraction
+            results = _judged(loader, config)  # the model and the rules
+            cache.store_results(fingerprint, results)
+        for path, problem in loader.syntax_errors([path for path in checked if path not in results]).items():
+            results[path] = ([problem], False)
+        cache.save()
     return Judgement(results, loader)
 
 

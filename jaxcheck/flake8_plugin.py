@@ -11,6 +11,7 @@ It never raises.
 
 from __future__ import annotations
 
+import atexit
 import os
 from typing import Iterator
 
@@ -120,16 +121,26 @@ def _findings(path: str, text: str, config, alone: bool) -> list:
     from jaxcheck.loading.notebook import is_notebook
     from jaxcheck.loading.project import Project, find_project
 
+    from jaxcheck.loading.cache import digest_of
+
     absolute = os.path.abspath(path)
     project = Project.alone(path) if alone else find_project(path)
     config = config.for_project(project.root)
+    if not alone:
+        disk = _disk_text(absolute)
+        if disk is not None and _as_flake8_reads(disk) == _as_flake8_reads(text):
+            text = disk  # the file as on disk: what the command line and the cache saw
     judgement = _judgement(project, config, absolute, text, alone)
     found, _ = judgement.results.get(absolute, ([], False))
-    if not found:
+    loader = judgement.loader
+    digest = digest_of(text)
+    if not found and absolute not in loader.facts and not loader.cache.known_valid(digest):
         from jaxcheck.loading.syntax import syntax_error_of
 
         problem = syntax_error_of(text, path)
         found = [problem] if problem is not None else []
+        if problem is None:
+            loader.cache.mark_valid(digest)  # saved when flake8 exits
     if any(finding.message.startswith("cannot parse") for finding in found) and _flake8_refuses(text):
         found = [finding for finding in found if not finding.message.startswith("cannot parse")]
     found = [spelled(finding, path) for finding in found]
@@ -162,9 +173,6 @@ def _judgement(project, config, path: str, text: str, alone: bool):
 
     entry = None if alone else _JUDGED.get(project.root)
     if entry is not None:
-        known = entry.judgement.loader.texts.get(path)
-        if known is not None and _as_flake8_reads(known) == _as_flake8_reads(text):
-            text = known  # the file as on disk: what the command line and the cache saw
         stale = entry.digests.get(path) != digest_of(text)
         if not stale and path in entry.asked:  # another run of flake8 in this process
             entry.asked.clear()
@@ -172,11 +180,8 @@ def _judgement(project, config, path: str, text: str, alone: bool):
         if not stale:
             entry.asked.add(path)
             return entry.judgement
-    elif not alone:
-        disk = _disk_text(path)
-        if disk is not None and _as_flake8_reads(disk) == _as_flake8_reads(text):
-            text = disk
     cache = Cache(project_cache_folder(project.root) if project.marked and not alone else None)
+    atexit.register(cache.save)  # what flake8's other files tell it (texts Python accepts), for the next run
     with Pool(1) as pool:
         judgement = judge(project, config, cache, pool, {path: text}, [path])
     loader = judgement.loader

@@ -133,7 +133,8 @@ def test_pre_commit_hook_manifest() -> None:
 
 
 def test_the_readme_pre_commit_snippet_is_valid_and_its_rev_resolves(tmp_path: Path) -> None:
-    """The `rev` a user copies from the README names a tag or commit of this repository."""
+    """The `rev` a user copies from the README names a commit of this
+    repository, which a fresh clone resolves, tags or none (issue 44, item 16)."""
     clientlib = pytest.importorskip("pre_commit.clientlib")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (snippet,) = re.findall(r"```yaml\n(repos:\n.*?)```", readme, re.S)
@@ -143,10 +144,13 @@ def test_the_readme_pre_commit_snippet_is_valid_and_its_rev_resolves(tmp_path: P
     assert [hook["id"] for hook in repo["hooks"]] == ["jaxcheck"]
     if shutil.which("git") is None or run(["git", "rev-parse", "--show-toplevel"], ROOT, 30).returncode:
         pytest.skip("the jaxcheck checkout is not a git repository")
-    resolved = run(["git", "rev-parse", "--verify", "--quiet", f"{repo['rev']}^{{commit}}"], ROOT, 30)
-    if resolved.returncode and not run(["git", "tag"], ROOT, 30).stdout.strip():
-        pytest.skip("this clone has no tags (a shallow or --no-tags clone)")
-    assert resolved.returncode == 0, f"rev {repo['rev']!r} of the README resolves to no commit here"
+    if run(["git", "rev-parse", "--is-shallow-repository"], ROOT, 30).stdout.strip() == "true":
+        pytest.skip("a shallow checkout holds no history to resolve a commit in")
+    clone = tmp_path / "clone"
+    cloned = run(["git", "clone", "--quiet", "--no-tags", str(ROOT), str(clone)], tmp_path, 120)
+    assert cloned.returncode == 0, cloned.stderr
+    resolved = run(["git", "rev-parse", "--verify", "--quiet", f"{repo['rev']}^{{commit}}"], clone, 30)
+    assert resolved.returncode == 0, f"rev {repo['rev']!r} of the README resolves to no commit in a fresh clone"
 
 
 # --- 2. a language server: pylsp runs flake8, which runs the plugin -------------------------------
