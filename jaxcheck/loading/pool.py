@@ -132,11 +132,21 @@ def _told(outcome: Outcome, told: Callable[[], None]) -> Outcome:
 def _context():
     """Fork where it is safe (Linux, this process running one thread): workers
     start with jaxcheck imported. With other threads running (a language
-    server), a forked worker could inherit a lock one of them holds: a
-    fork server starts workers afresh. Elsewhere, Python's default (spawn)."""
+    server, or a program that imported JAX and runs jaxcheck in-process), a
+    forked worker could inherit a lock one of them holds: a fork server starts
+    workers afresh. Elsewhere, Python's default (spawn)."""
     if not sys.platform.startswith("linux"):
         return None
-    return multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
+    return multiprocessing.get_context("fork" if _threads_running() == 1 else "forkserver")
+
+
+def _threads_running() -> int:
+    """The threads of this process, those that native libraries started
+    included (Python's own count sees only its threads)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def _affordable_workers() -> int:
