@@ -9,9 +9,9 @@ import os
 import sys
 
 from jaxcheck.config import ConfigError, find_config
-from jaxcheck.findings import FIXABLE_CODES
+from jaxcheck.findings import FIXABLE_CODES, shown
 from jaxcheck.report.baseline import BaselineError
-from jaxcheck.rules import BAD_INPUT, UNUSED_NOQA
+from jaxcheck.rules import BAD_INPUT, EXPLICIT_ONLY, UNUSED_NOQA
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 OLD_FORMATS = {"text": "concise", "json": "json", "sarif": "sarif", "github": "github"}  # --format's spellings
@@ -63,9 +63,13 @@ def run(args: argparse.Namespace) -> int:
                 progress.close()
 
     result = run()
-    for path in paths:  # a JAX000 when selected, as ruff's E902; else a note
-        if not (stdin or args.quiet or os.path.lexists(path) or configs[path].is_enabled(BAD_INPUT, path)):
-            print(f"jaxcheck: note: {path} not checked: no such file or folder", file=sys.stderr)
+    missing = [] if stdin else [path for path in paths if not os.path.lexists(path)]
+    for path in missing:  # a JAX000 when selected, as ruff's E902; else a note
+        if not (args.quiet or configs[path].is_enabled(BAD_INPUT, path)):
+            print(f"jaxcheck: note: {shown(path)} not checked: no such file or folder", file=sys.stderr)
+    result.files -= len(missing)
+    if not (stdin or args.quiet or result.files or result.skipped or missing):
+        print(f"jaxcheck: warning: no Python files found under {', '.join(map(shown, paths))}", file=sys.stderr)
     if args.diff:
         return _diff(result, args)
     fixed: list = []
@@ -146,9 +150,9 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
     human = output_format in HUMAN_FORMATS
     if not args.quiet:
         for path, why in result.skipped:
-            print(f"jaxcheck: note: {path} skipped: {why}", file=sys.stderr)
+            print(f"jaxcheck: note: {shown(path)} skipped: {shown(why)}", file=sys.stderr)
         for note in result.notes:
-            print(f"jaxcheck: note: {note}", file=sys.stderr)
+            print(f"jaxcheck: note: {shown(note)}", file=sys.stderr)
     colour = human and out is sys.stdout and colour_wanted(args.color, out)  # a file is never painted (ruff's)
     write_findings(output_format, result.findings, out, Sources(texts), colour)
     if args.statistics:
@@ -265,6 +269,7 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
     """ruff's closing lines: how many findings were found (and fixed), then
     how many more a fix would remove, safe ones and unsafe ones."""
     findings = result.findings
+    missing = 0 if args.paths == ["-"] else sum(not os.path.lexists(path) for path in args.paths)
     files = len({finding.path for finding in [*findings, *fixed]})
     found = len(findings) + len(fixed)
     counts = f" ({len(fixed)} fixed, {len(findings)} remaining)" if args.fix else ""
@@ -272,6 +277,7 @@ def _summary(result, fixed: list, args: argparse.Namespace) -> None:
         f"Found {found} finding{'s' * (found != 1)}{counts} in {files} "
         f"file{'s' * (files != 1)} ({result.files} checked"
         + (f", {len(result.skipped)} skipped" if result.skipped else "")
+        + (f", {missing} not found" if missing else "")
         + ").",
         file=sys.stderr,
     )
@@ -309,7 +315,7 @@ def _show_settings(configs: dict, output_format: str) -> None:
         project = find_project(path)
         config = config.for_project(project.root)
         options, target = config.options, config.options.target
-        every = "every code"
+        every = f"every code but {', '.join(sorted(EXPLICIT_ONLY))} (on only when named)"
         print(f"{path}:")
         print(f"  project: {project.root}")
         print(f"  config file: {config.source or 'none (the defaults)'}")
@@ -320,6 +326,7 @@ def _show_settings(configs: dict, output_format: str) -> None:
             if fact.since:
                 print(f"    {fact.text}: {describe_outcomes(fact.key, target)}")
         print(f"  select: {', '.join(config.select) if config.select is not None else every}")
+        print(f"  extend-select: {', '.join(config.extend_select) or 'nothing'}")
         print(f"  ignore: {', '.join(config.ignore) or 'nothing'}")
         for name, values in (
             ("per-file-ignores", [f"{pattern} = {', '.join(codes)}" for pattern, codes in config.per_file_ignores]),

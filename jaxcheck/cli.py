@@ -7,10 +7,9 @@ import os
 import sys
 
 from jaxcheck import __version__
-from jaxcheck.check_command import EXIT_CLEAN, EXIT_ERROR, OLD_FORMATS
-from jaxcheck.config import split_codes
-from jaxcheck.report.formats import FORMATS
-from jaxcheck.rules import CODES
+
+EXIT_CLEAN, EXIT_ERROR, EXIT_INTERRUPTED = 0, 2, 130
+ISSUES = "https://github.com/jaxcheck/jaxcheck/issues"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -33,6 +32,8 @@ def _jobs(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from jaxcheck.config import split_codes
+
     parser = _Parser(
         prog="jaxcheck",
         description="Find the static values that make JAX return stale results or recompile on every call.",
@@ -82,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_adoption_options(check: argparse.ArgumentParser) -> None:
     """Options for adopting jaxcheck on an existing codebase: what is reported, and what is accepted."""
+    from jaxcheck.config import split_codes
+
     check.add_argument(
         "--extend-select", type=split_codes, default=(), metavar="CODES",
         help="also these codes, prefixes or rule names (added to the config's; JAX001 is on only when named)",
@@ -101,6 +104,9 @@ def _add_adoption_options(check: argparse.ArgumentParser) -> None:
 
 
 def _add_output_options(check: argparse.ArgumentParser) -> None:
+    from jaxcheck.check_command import OLD_FORMATS
+    from jaxcheck.report.formats import FORMATS
+
     output = check.add_argument_group("output")
     output.add_argument(
         "--output-format",
@@ -134,14 +140,39 @@ def program() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; its exit status. A failure of jaxcheck itself is exit 2
+    with one line, never 1, which CI reads as "findings"."""
+    arguments = sys.argv[1:] if argv is None else argv
+    if arguments == ["--version"]:  # answered before the engine is imported
+        print(f"jaxcheck {__version__}")
+        return EXIT_CLEAN
     try:
-        return _main(argv)
+        return _main(arguments)
     except BrokenPipeError:  # `jaxcheck check | head`: the reader has what it wanted
         sys.stderr.close()
         return EXIT_CLEAN
+    except KeyboardInterrupt:
+        print("jaxcheck: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # noqa: BLE001 - every bug of ours ends the same way
+        print(f"jaxcheck: internal error: {_described(error)}; please report it at {ISSUES}", file=sys.stderr)
+        return EXIT_ERROR
 
 
-def _main(argv: list[str] | None) -> int:
+def _described(error: Exception) -> str:
+    """The error and the line of jaxcheck it came from, in one line."""
+    import traceback
+
+    from jaxcheck.findings import reason
+
+    ours = [frame for frame in traceback.extract_tb(error.__traceback__) if "jaxcheck" in frame.filename]
+    where = f" at {os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""
+    return f"{type(error).__name__}: {reason(error)}{where}"
+
+
+def _main(argv: list[str]) -> int:
+    from jaxcheck.rules import CODES
+
     args = build_parser().parse_args(argv)
     if args.command == "rules":
         for code, (name, summary) in CODES.items():
@@ -163,6 +194,7 @@ def _main(argv: list[str] | None) -> int:
 
 def _rule(wanted: str) -> int:
     from jaxcheck.report.pages import rule_page
+    from jaxcheck.rules import CODES
 
     names = {name: code for code, (name, _) in CODES.items()}
     code = names.get(wanted.lower(), wanted.upper())

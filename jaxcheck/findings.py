@@ -17,6 +17,23 @@ def reason(error: BaseException) -> str:
     return str(error).strip() or type(error).__name__
 
 
+def shown(text: str) -> str:
+    """The text as a terminal, a log or a CI runner may show it: a byte of a
+    file name that is not UTF-8 as `\\xff`, and a control character (a newline
+    that would start a line, or a workflow command, of its own; an escape
+    sequence) as Python writes it in a string."""
+    if text.isprintable():
+        return text
+    return "".join(character if character.isprintable() else _escaped(character) for character in text)
+
+
+def _escaped(character: str) -> str:
+    code = ord(character)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte Python could not decode, kept as a lone surrogate
+        return f"\\x{code - 0xDC00:02x}"
+    return repr(character)[1:-1]
+
+
 @dataclass(frozen=True, order=True)
 class Related:
     """Another place a finding is about, so that an editor shows it there too:
@@ -44,7 +61,7 @@ class Place:
         where = f"cell {self.cell}:{self.line}" if self.cell else str(self.line)
         if self.path == within:
             return where if self.cell else f"line {where}"
-        return f"{self.path}:{where}"
+        return f"{shown(self.path)}:{where}"
 
 
 # A place named in a message as rules compose it (`place_named`), and as a finding keeps it: its index in `places`.

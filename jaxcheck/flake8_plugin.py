@@ -77,8 +77,10 @@ class JaxcheckPlugin:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         text = "".join(self.lines)
-        if not may_hold_findings_of_project(text):
-            return  # a configured transform is imported where it is used, so "import" covers it
+        if not may_hold_findings_of_project(text) and _compiles(text, self.filename):
+            # A configured transform is imported where it is used, so "import" covers it. A file
+            # Python parses but will not compile (`return` outside a function) is a JAX000, as on the command line.
+            return
         try:
             start = os.getcwd() if self.filename in _STDIN_NAMES else self.filename
             config = find_config(start)
@@ -217,6 +219,12 @@ def _disk_text(path: str) -> str | None:
         return read_source(path)
     except SourceError:
         return None
+
+
+def _compiles(text: str, path: str) -> bool:
+    from jaxcheck.loading.syntax import syntax_error_of
+
+    return syntax_error_of(text, path) is None
 
 
 def _flake8_refuses(text: str) -> bool:

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from typing import Iterable, TextIO
 
 from jaxcheck import __version__
-from jaxcheck.findings import Finding
+from jaxcheck.findings import Finding, shown
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.report.ranges import Ranges, end_of_code
 from jaxcheck.rules import CODES
@@ -108,8 +108,8 @@ def _paint(text: str, style: str, colour: bool) -> str:
 def _header(finding: Finding, message: str, colour: bool) -> str:
     colon = _paint(":", _CYAN, colour)
     return (
-        f"{_paint(finding.path, _BOLD, colour)}{colon}{position_of(finding).replace(':', colon)}{colon} "
-        f"{_paint(finding.code, _RED, colour)} {message}"
+        f"{_paint(shown(finding.path), _BOLD, colour)}{colon}{position_of(finding).replace(':', colon)}{colon} "
+        f"{_paint(finding.code, _RED, colour)} {shown(message)}"
     )
 
 
@@ -154,7 +154,7 @@ def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None
                     snippet.underline(line, finding.column, "^", _RED, end if end_line == number else None)
             snippet.rule()
         for place in finding.related:
-            out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {place.path}:{place.line}:{place.column}: {place.note}\n")
+            out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {shown(place.path)}:{place.line}:{place.column}: {place.note}\n")
             line = None if _is_notebook(place.path) else sources.line(place.path, place.line)
             if line is not None:
                 snippet.rule()
@@ -243,13 +243,13 @@ def write_github(findings: Iterable[Finding], out: TextIO) -> None:
     for finding in findings:
         line, column, message = in_file(finding)
         properties = {
-            "file": finding.path,
+            "file": shown(finding.path),
             "line": line,
             "col": column,
             "title": f"{finding.code} {CODES.get(finding.code, ('',))[0]}".strip(),
         }
         joined = ",".join(f"{key}={_escape(str(value), True)}" for key, value in properties.items())
-        out.write(f"::error {joined}::{_escape(message, False)}\n")
+        out.write(f"::error {joined}::{_escape(shown(message), False)}\n")
 
 
 def _escape(text: str, in_property: bool) -> str:
@@ -343,11 +343,11 @@ def _is_notebook(path: str) -> bool:
 def _uri(path: str) -> str:
     """A relative URI reference, as code scanning matches it to the repository's files."""
     if os.path.isabs(path):
-        return Path(path).as_uri()
+        return Path(path).as_uri() if os.name == "nt" else "file://" + quote(os.fsencode(path))
     path = path.replace("\\", "/")
     while path.startswith("./"):
         path = path[2:]
-    return quote(path)
+    return quote(os.fsencode(path))  # a name's bytes, UTF-8 or not, percent-encoded
 
 
 def write_statistics(findings: Iterable[Finding], out: TextIO) -> None:
