@@ -62,7 +62,10 @@ def run(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress.close()
 
-    result = run()
+    try:
+        result = run()
+    except ConfigError as error:  # the config of a project found inside a folder given
+        return _error(str(error))
     missing = [] if stdin else [path for path in paths if not os.path.lexists(path)]
     for path in missing:  # a JAX000 when selected, as ruff's E902; else a note
         if not (args.quiet or configs[path].is_enabled(BAD_INPUT, path)):
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         except BaselineError as error:
             return _error(str(error))
     if args.add_noqa and findings is not None:
-        _add_noqa(findings)
+        result.internal_errors += _add_noqa(findings)
     if findings is None or args.add_noqa:
         return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
     result.findings = findings
@@ -163,9 +166,17 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
 
 
 def _baseline(file: str, update: bool, result) -> list | None:
-    """The findings the baseline FILE does not accept; None when the run wrote it instead."""
-    from jaxcheck.report.baseline import Baseline, split
+    """The findings the baseline FILE does not accept; None when the run wrote it instead.
+    A FILE reached through a folder that links out of the projects around the
+    current folder and the checked files is refused (`folder_outside_projects`)."""
+    from jaxcheck.report.baseline import Baseline, folder_outside_projects, split
 
+    real = folder_outside_projects(file, {os.getcwd(), *map(os.path.dirname, result.checked)})
+    if real is not None:
+        raise BaselineError(
+            f"the baseline {file} is in {real}, outside the project, reached through a symbolic link: "
+            "name a baseline inside the project, or its real path"
+        )
     baseline, findings, checked = Baseline(file, result.texts), result.findings, result.checked
     exists = baseline.exists()
     if update or not exists:
@@ -189,10 +200,12 @@ def _baseline(file: str, update: bool, result) -> list | None:
     return new
 
 
-def _add_noqa(findings: list) -> None:
-    """`--add-noqa`: each reported line gets `# noqa` for its codes; a file with a JAX000 is left alone."""
+def _add_noqa(findings: list) -> int:
+    """`--add-noqa`: each reported line gets `# noqa` for its codes; a file with a JAX000 is left alone.
+    The number of files it could not write: each makes the run fail (exit status 2)."""
     from collections import defaultdict
 
+    from jaxcheck.fixes.disk import LeftAlone, replace_file
     from jaxcheck.loading.source import SourceError, read_bytes
     from jaxcheck.report.noqa import NoqaError, add_noqa
 
@@ -203,44 +216,59 @@ def _add_noqa(findings: list) -> None:
             print(f"jaxcheck: note: {finding.path}: no `# noqa` added to a notebook: add it in cell {finding.cell}", file=sys.stderr)
         elif finding.path not in bad and finding.code != UNUSED_NOQA:
             wanted[finding.path][finding.line].add(finding.code)
-    lines = files = 0
+    lines = files = unwritten = 0
     for path, codes_by_line in sorted(wanted.items()):
         try:
-            data, changed, refused = add_noqa(read_bytes(path), codes_by_line)
+            read = read_bytes(path)
+            data, changed, refused = add_noqa(read, codes_by_line)
             if changed:
-                with open(path, "wb") as stream:
-                    stream.write(data)
-        except (SourceError, NoqaError, OSError) as error:
+                replace_file(path, data, read)
+        except (SourceError, NoqaError, LeftAlone) as error:
             print(f"jaxcheck: note: {path}: no `# noqa` added: {error}", file=sys.stderr)
+            continue
+        except OSError as error:
+            print(f"jaxcheck: error: {path}: no `# noqa` added: cannot write: {error.strerror or error}", file=sys.stderr)
+            unwritten += 1
             continue
         for line in refused:
             print(f"jaxcheck: note: {path}:{line}: no `# noqa` added: the line ends inside a string or after a backslash", file=sys.stderr)
         lines, files = lines + changed, files + bool(changed)
     print(f"Added `# noqa` to {lines} line{'s' * (lines != 1)} in {files} file{'s' * (files != 1)}.", file=sys.stderr)
+    return unwritten
 
 
 def _fixed(result, run, unsafe: bool):
     """Fix, write and check again until nothing more is fixed (a fix can
-    uncover another finding); the last result, and the findings fixed."""
-    from jaxcheck.fixes import fix_files, write_fixed
+    uncover another finding); the last result, and the findings fixed.
+    A file left alone (changed since it was read, a symbolic link) or that
+    cannot be written is not tried again; one that cannot be written makes
+    the run fail (exit status 2), as the fixes it reports were not made."""
+    from jaxcheck.fixes import LeftAlone, fix_files, write_fixed
 
-    fixed = []
+    fixed, not_fixed, unwritten = [], set(), 0
     for _ in range(_MAX_FIX_PASSES):
-        fixes = fix_files(result.findings, unsafe)
+        fixes = [fix for fix in fix_files(result.findings, unsafe) if fix.path not in not_fixed]
         if not fixes:
             break
         written = 0
         for fix in fixes:
             try:
-                write_fixed(fix.path, fix.after)
+                write_fixed(fix.path, fix.after, fix.read)
+            except LeftAlone as why:
+                print(f"jaxcheck: note: {fix.path} {why}: not fixed", file=sys.stderr)
+                not_fixed.add(fix.path)
+                continue
             except OSError as error:
                 print(f"jaxcheck: error: cannot write the fixes of {fix.path}: {error.strerror or error}", file=sys.stderr)
+                not_fixed.add(fix.path)
+                unwritten += 1
                 continue
             written += 1
             fixed.extend(fix.applied)
         result = run()
         if not written:
             break
+    result.internal_errors += unwritten
     return result, fixed
 
 
@@ -323,7 +351,7 @@ def _show_settings(configs: dict, output_format: str) -> None:
         print(f"  output format: {output_format}")
         print(f"  target JAX: {target.describe()} ({target.source})")
         for fact in FACTS:
-            if fact.since:
+            if fact.eras:
                 print(f"    {fact.text}: {describe_outcomes(fact.key, target)}")
         print(f"  select: {', '.join(config.select) if config.select is not None else every}")
         print(f"  extend-select: {', '.join(config.extend_select) or 'nothing'}")

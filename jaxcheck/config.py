@@ -8,9 +8,9 @@ import sys
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from jaxcheck.loading.jax_target import explicit_target, inferred_target
+from jaxcheck.loading.jax_target import RequirementError, explicit_target, inferred_target
 from jaxcheck.loading.source import SourceError, read_bytes
-from jaxcheck.model.jax_versions import parse_version
+from jaxcheck.model.jax_versions import Target, parse_version
 from jaxcheck.loading.pathmatch import PatternError, compile_pattern, matches_any
 from jaxcheck.rules import CODES, EXPLICIT_ONLY, code_of
 from jaxcheck.model.transforms import Options, Transform
@@ -134,8 +134,18 @@ class Config:
         if self.target_jax_version is not None:
             target = explicit_target(self.target_jax_version, self.target_given_in)
         else:
-            target = inferred_target(root)
+            target = _inferred_target(root)
         return replace(self, options=replace(self.options, target=target))
+
+
+def _inferred_target(root: str | None) -> Target:
+    """`inferred_target`, with a requirement on jax that cannot be read (a
+    pyproject.toml nested too deep for the TOML parser, a version of
+    thousands of digits) as a `ConfigError` naming the file."""
+    try:
+        return inferred_target(root)
+    except RequirementError as error:
+        raise ConfigError(str(error)) from None
 
 
 @lru_cache(maxsize=256)
@@ -172,8 +182,19 @@ def split_codes(text: str) -> tuple[str, ...]:
 
 
 def find_config(start: str) -> Config:
-    """The config of the nearest pyproject.toml with `[tool.jaxcheck]` above `start`."""
-    return _find_config(os.path.abspath(start))  # `.` names another folder after a chdir
+    """The config of the nearest pyproject.toml with `[tool.jaxcheck]` above `start`.
+
+    Unless the config names the target JAX release, the requirement on jax of
+    the project around `start` is read here too (it is kept for the run), so
+    that a project file that cannot be read is a `ConfigError` now, where the
+    command and the flake8 plugin report configuration errors, not a crash
+    in the middle of the run."""
+    config = _find_config(os.path.abspath(start))  # `.` names another folder after a chdir
+    if config.target_jax_version is None:
+        from jaxcheck.loading.project import find_project
+
+        _inferred_target(find_project(start).root)
+    return config
 
 
 def forget_configs() -> None:
@@ -206,6 +227,8 @@ def load_config(path: str) -> Config | None:
         raise ConfigError(f"{path}: {error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # the parser recurses once per level of nesting, in any table
+        raise ConfigError(f"{path}: nested too deeply to read") from None
     table = document.get("tool", {}).get("jaxcheck") if isinstance(document.get("tool"), dict) else None
     if table is None:
         return None
@@ -265,8 +288,9 @@ def _profile(value, where: str) -> str:
 
 def _version(value, where: str) -> str:
     if not isinstance(value, str) or parse_version(value) is None:
+        shown = repr(value) if len(repr(value)) <= 60 else repr(value)[:56] + "...'"  # a version of thousands of digits
         raise ConfigError(
-            f"{where}: 'target-jax-version' must be a JAX release such as \"0.11\" or \"0.10.2\", not {value!r}"
+            f"{where}: 'target-jax-version' must be a JAX release such as \"0.11\" or \"0.10.2\", not {shown}"
         )
     return value
 

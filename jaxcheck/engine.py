@@ -19,7 +19,7 @@ from typing import Callable, Sequence
 from jaxcheck import __version__
 from jaxcheck.collector import few_collections
 from jaxcheck.config import Config
-from jaxcheck.failures import deep_recursion, internal_error
+from jaxcheck.failures import RULE_FAILED, deep_recursion, rule_error
 from jaxcheck.findings import BAD_INPUT, Finding
 from jaxcheck.loading.cache import Cache, project_cache_folder
 from jaxcheck.loading.discovery import files_to_check
@@ -122,7 +122,26 @@ def judge(
         for path, problem in loader.syntax_errors([path for path in checked if path not in results]).items():
             results[path] = ([problem], False)
         cache.save()
-    return Judgement(results, loader)
+    return Judgement(_rule_failures_shown(results, loader, checked), loader)
+
+
+def _rule_failures_shown(results: dict, loader: Loader, checked: list[str]) -> dict:
+    """The results, a rule's failure moved to the first file checked when the
+    model held it elsewhere: it must reach the user, and make the run exit 2."""
+    shown = next((path for path in sorted(checked) if path in results or path in loader.facts), None)
+    if shown is None:
+        return results
+    moved = {}
+    for path, (findings, failed) in results.items():
+        failures = [finding for finding in findings if finding.template.startswith(RULE_FAILED)]
+        if failures and path not in checked:
+            results = {**results, path: ([item for item in findings if item not in failures], failed)}
+            moved.update(dict.fromkeys(failures))
+    if moved:
+        findings, _ = results.get(shown, ([], False))
+        display = loader.facts[shown].path if shown in loader.facts else shown
+        results[shown] = (sorted({*findings, *(replace(item, path=display) for item in moved)}), True)
+    return results
 
 
 def _project_files(
@@ -170,7 +189,7 @@ def _judged(loader: Loader, config: Config) -> dict[str, tuple[list[Finding], bo
             if first is not None:
                 path = by_display[first]
                 findings, _ = results.get(path, ([], False))
-                results[path] = ([*findings, internal_error(first, error)], True)
+                results[path] = ([*findings, rule_error(first, error)], True)
             continue
         for finding in found:
             path = by_display.get(finding.path)

@@ -28,6 +28,23 @@ def internal_error(path: str, error: Exception) -> Finding:
     )
 
 
+RULE_FAILED = "jaxcheck failed while judging the project"
+
+
+def rule_error(path: str, error: Exception) -> Finding:
+    """A rule that failed on the whole project, reported once: in the first
+    file the run checks, wherever the model held it."""
+    where = traceback.extract_tb(error.__traceback__)[-1]
+    return Finding(
+        path,
+        1,
+        1,
+        BAD_INPUT,
+        f"{RULE_FAILED} ({type(error).__name__}: {reason(error)} at "
+        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. The other rules were run.",
+    )
+
+
 @contextmanager
 def deep_recursion():
     """LibCST and the extractor recurse once or twice per nesting level: a long

@@ -158,3 +158,23 @@ def test_the_license_the_package_declares_is_in_the_repository():
     assert declared is not None and declared[1] == "Apache-2.0"
     text = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert "Apache License" in text and "Version 2.0, January 2004" in text and "END OF TERMS AND CONDITIONS" in text
+
+
+def test_a_rule_that_fails_is_reported_in_a_file_checked_and_exits_2(tmp_path, monkeypatch):
+    """A rule that raised was reported in the first file the model held, which
+    a run checking another file of the project did not show: "Found 0
+    findings", exit 0, on a run that judged nothing."""
+    import jaxcheck.rules.recompiles as recompiles
+
+    def broken(self, model):
+        raise RuntimeError("a bug of ours")
+        yield
+
+    monkeypatch.setattr(recompiles.JitRecreatedPerCall, "check", broken)
+    write(_project(tmp_path), "pkg/__init__.py", "")
+    write(tmp_path, "pkg/a_first.py", "import jax\n")
+    write(tmp_path, "pkg/z_checked.py", UNHASHABLE)
+    completed = jaxcheck_here("check", "--no-cache", "pkg/z_checked.py", cwd=tmp_path)
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert "pkg/z_checked.py:1:1: JAX000 jaxcheck failed while judging the project (RuntimeError: a bug of ours" in completed.stdout
+    assert "JAX106" in completed.stdout  # the other rules were run

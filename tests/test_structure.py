@@ -24,7 +24,8 @@ ALLOWED = {
     "jaxcheck.model": set(),
     "jaxcheck.rules": {"jaxcheck.model"},
     # The source of a finding's file, read as loading reads it, for `full`'s snippets and the ranges.
-    "jaxcheck.report": {"jaxcheck.rules", "jaxcheck.loading.source", "jaxcheck.loading.syntax"},
+    # The project around a baseline, which a link on its path must not leave.
+    "jaxcheck.report": {"jaxcheck.rules", "jaxcheck.loading.source", "jaxcheck.loading.syntax", "jaxcheck.loading.project"},
     # After findings: it re-parses a file (a module, a notebook's cells) to edit it.
     "jaxcheck.fixes": {"jaxcheck.loading.source", "jaxcheck.loading.notebook"},
 }

@@ -7,7 +7,7 @@ computes; an unsafe one may, and is applied only on request. Loading,
 extraction, the model and the rules never import this package.
 """
 
-from jaxcheck.fixes.disk import read_fixable, write_fixed
+from jaxcheck.fixes.disk import LeftAlone, read_fixable, replace_file, write_fixed
 from jaxcheck.fixes.edits import SAFE, UNSAFE, FixKind
 from jaxcheck.fixes.files import FileFixes, fix_files, hidden_unsafe
 from jaxcheck.fixes.fixing import FIXERS, Fixed, fix_for, fix_source
@@ -19,10 +19,12 @@ __all__ = [
     "FileFixes",
     "FixKind",
     "Fixed",
+    "LeftAlone",
     "fix_files",
     "fix_for",
     "fix_source",
     "hidden_unsafe",
     "read_fixable",
+    "replace_file",
     "write_fixed",
 ]

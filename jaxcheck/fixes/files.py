@@ -8,18 +8,20 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from jaxcheck.findings import Finding
-from jaxcheck.fixes.disk import in_text, read_fixable
+from jaxcheck.fixes.disk import in_text, read_fixable_file
 from jaxcheck.fixes.fixing import FIXERS, fix_for, fix_source
 
 
 @dataclass(frozen=True)
 class FileFixes:
-    """One file's fixes: its text before and after, and the findings fixed."""
+    """One file's fixes: its text before and after, the findings fixed, and
+    the bytes the fixes were made from (the write checks the file still holds them)."""
 
     path: str  # as the findings spell it
     before: str
     after: str
     applied: tuple[Finding, ...]
+    read: bytes
 
     def diff(self) -> str:
         """A unified diff, as `ruff --diff` prints it."""
@@ -41,12 +43,12 @@ def fix_files(findings: Iterable[Finding], unsafe: bool) -> list[FileFixes]:
             by_path[finding.path].append(finding)
     fixes = []
     for path, found in sorted(by_path.items()):
-        text = read_fixable(path)
-        if text is None:
+        file = read_fixable_file(path)
+        if file is None:
             continue
-        fixed = fix_source(text, in_text(path, found), unsafe)
+        fixed = fix_source(file.text, in_text(path, found), unsafe)
         if fixed.applied:
-            fixes.append(FileFixes(path, text, fixed.text, fixed.applied))
+            fixes.append(FileFixes(path, file.text, fixed.text, fixed.applied, file.data))
     return fixes
 
 

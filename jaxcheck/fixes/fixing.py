@@ -59,7 +59,12 @@ def fix_source(text: str, findings: Iterable[Finding], unsafe: bool) -> Fixed:
     edits, applied = [edit for edit, _ in kept], [finding for _, finding in kept]
     if not edits:
         return Fixed(text, ())
-    fixed = apply_edits(located.module, edits)
+    # LibCST writes back a file ending in "\r" without that "\r": what it drops of
+    # the text untouched goes back at the end; a text it would change elsewhere is left as it is.
+    untouched = located.module.code
+    if not text.startswith(untouched):
+        return Fixed(text, ())
+    fixed = apply_edits(located.module, edits) + text[len(untouched) :]
     if not parses(fixed) or _loses_a_comment(text, fixed):
         return Fixed(text, ())
     return Fixed(fixed, tuple(applied))

@@ -9,6 +9,13 @@ call, so the fix is safe; under `jax.checkpoint` the original runs, and a
 function that changes its argument in place would now fail: unsafe. A dict
 becomes a tuple of (key, value) pairs: the function must read it with
 `dict(pairs)`, so that fix is always unsafe.
+
+JAX raises only if the call reaches the jitted function. A name bound more
+than once in its scope (assigned again, a loop's target, `:=`, a `def` or an
+import over it, a `global` statement's assignment in some function) may hold
+a plain function at the call, which runs with the list and may change it:
+the fix is then unsafe too. The fix reads the bindings off its own parse of
+the file: the facts the rule judged by record no `:=` target.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.fixes.edits import SAFE, UNSAFE, Edit, FixKind, Located
 
 _LITERALS = (cst.List, cst.Set, cst.Dict, cst.ListComp, cst.SetComp)
+_TRACING_METHODS = frozenset({"lower", "trace", "eval_shape"})  # `g.lower(x, [1])` traces `g`
 
 
 def literal_fix(finding: Finding, located: Located) -> Edit | None:
@@ -34,7 +42,36 @@ def literal_fix(finding: Finding, located: Located) -> Edit | None:
         title = "Replace the list with a tuple"
     else:
         title = "Replace the set with a frozenset"
-    return Edit(FixKind(SAFE if finding.raises else UNSAFE, title), node, _hashable)
+    safe = finding.raises and _calls_the_jitted_function(node, located)
+    return Edit(FixKind(SAFE if safe else UNSAFE, title), node, _hashable)
+
+
+def _calls_the_jitted_function(literal: cst.CSTNode, located: Located) -> bool:
+    """Whether the call the literal is passed to certainly runs what the rule
+    found jitted: a transform's result called at once (`jax.jit(f)(x, [1])`),
+    or a name bound once in the scope it is read from. An attribute
+    (`self.step`, `module.step`) can be set anywhere: not certain."""
+    call = located.enclosing(literal, (cst.Call,))
+    if call is None:
+        return False
+    callee = call.func
+    if _last_name(callee) == "partial" and call.args:
+        callee = call.args[0].value  # each call of `partial(step, [1])` calls `step`
+    if isinstance(callee, cst.Attribute) and callee.attr.value in _TRACING_METHODS:
+        callee = callee.value
+    if isinstance(callee, cst.Call):
+        return True
+    if not isinstance(callee, cst.Name):
+        return False
+    scope = located.scopes.get(callee)
+    return scope is not None and len(scope[callee.value]) == 1
+
+
+def _last_name(node: cst.BaseExpression) -> str:
+    """The last name of a dotted name (`partial` of `functools.partial`); "" for any other expression."""
+    if isinstance(node, cst.Name):
+        return node.value
+    return node.attr.value if isinstance(node, cst.Attribute) else ""
 
 
 def _hashable(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -36,6 +36,15 @@ else:
 _REQUIREMENTS_FILES = ("requirements*.txt", "*-requirements.txt", "*_requirements.txt", "requirements/*.txt")
 _POETRY_CARET = re.compile(r"^\^\s*(\d+(?:\.\d+)*)$")
 _POETRY_TILDE = re.compile(r"^~\s*(\d+(?:\.\d+)*)$")
+_COMMENT = re.compile(r"(?:^|\s)#.*")  # `#` at the start of a line or after a space, as pip and setuptools read it
+_OPTIONS = re.compile(r"\s-.*")
+# A number of a release has a few digits; one of thousands is no release (and Python refuses to make it an int).
+_NO_RELEASE_NUMBER = re.compile(r"\d{20,}")
+
+
+class RequirementError(ValueError):
+    """A project file states a requirement on jax that cannot be read as
+    releases: a configuration error, named with the file."""  # pip's options after a requirement: `jax==0.4.30 --hash=sha256:...`
 
 
 def explicit_target(version: str, where: str) -> Target:
@@ -61,11 +70,14 @@ def inferred_target(root: str | None) -> Target:
 def declared_target(root: str) -> Target | None:
     """The range the requirements on `jax` written in the project admit; None when it writes none."""
     found: list[tuple[SpecifierSet, bool, str]] = []  # (specifiers, has a marker, where)
-    found += _from_pyproject(root)
-    found += _from_setup_cfg(root)
-    for pattern in _REQUIREMENTS_FILES:
-        for path in sorted(glob.glob(os.path.join(root, pattern))):
-            found += _from_requirements_file(path, os.path.relpath(path, root))
+    try:
+        found += _from_pyproject(root)
+        found += _from_setup_cfg(root)
+        for pattern in _REQUIREMENTS_FILES:
+            for path in sorted(glob.glob(os.path.join(root, pattern))):
+                found += _from_requirements_file(path, os.path.relpath(path, root))
+    except RequirementError as error:  # its message starts with the file, relative to the project
+        raise RequirementError(os.path.join(root, str(error))) from None
     if not found:
         return None
     # Every unconditional requirement holds at once; requirements under
@@ -89,10 +101,13 @@ def declared_target(root: str) -> Target | None:
 
 
 def _from_pyproject(root: str) -> list[tuple[SpecifierSet, bool, str]]:
+    path = os.path.join(root, "pyproject.toml")
     try:
-        document = tomllib.loads(read_bytes(os.path.join(root, "pyproject.toml")).decode("utf-8"))
+        document = tomllib.loads(read_bytes(path).decode("utf-8"))
     except (SourceError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return []
+    except RecursionError:  # the parser recurses once per level of nesting, in any table
+        raise RequirementError("pyproject.toml: nested too deeply to read") from None
     found = []
     project = document.get("project")
     if isinstance(project, dict):
@@ -136,7 +151,19 @@ def _parse(text: str, where: str) -> list[tuple[SpecifierSet, bool, str]]:
         return []
     if requirement.name.lower() != "jax" or requirement.url:
         return []
+    _refuse_no_release(str(requirement.specifier), where)
     return [(requirement.specifier, requirement.marker is not None, f"`{text.strip()}` in {where}")]
+
+
+def _refuse_no_release(constraint: str, where: str) -> None:
+    """`where` is the file, relative to the project, and the table in it."""
+    number = _NO_RELEASE_NUMBER.search(constraint)
+    if number:
+        file, _, table = where.partition(" ")
+        raise RequirementError(
+            f"{file}: the requirement on jax{' in ' + table if table else ''} has a number of "
+            f"{len(number[0])} digits or more: not a release"
+        )
 
 
 def _from_poetry(table, where: str) -> list[tuple[SpecifierSet, bool, str]]:
@@ -150,6 +177,8 @@ def _from_poetry(table, where: str) -> list[tuple[SpecifierSet, bool, str]]:
         for constraint in constraints if isinstance(constraints, list) else [constraints]:
             if isinstance(constraint, dict):
                 constraint = constraint.get("version")
+            if isinstance(constraint, str):
+                _refuse_no_release(constraint, where)
             specifiers = _poetry_specifiers(constraint) if isinstance(constraint, str) else None
             if specifiers is not None:
                 marked = isinstance(value, list) or isinstance(value, dict) and "markers" in value
@@ -190,25 +219,31 @@ def _from_setup_cfg(root: str) -> list[tuple[SpecifierSet, bool, str]]:
         return []
     found = []
     if parser.has_option("options", "install_requires"):
-        lines = parser.get("options", "install_requires").splitlines()
-        found += [item for line in lines if line.strip() for item in _parse(line, "setup.cfg install_requires")]
+        lines = _requirement_lines(parser.get("options", "install_requires"))
+        found += [item for line in lines for item in _parse(line, "setup.cfg install_requires")]
     if parser.has_section("options.extras_require"):
         for extra, text in parser.items("options.extras_require"):
-            found += [item for line in text.splitlines() if line.strip() for item in _parse(line, f"setup.cfg extras {extra}")]
+            found += [item for line in _requirement_lines(text) for item in _parse(line, f"setup.cfg extras {extra}")]
     return found
 
 
 def _from_requirements_file(path: str, shown: str) -> list[tuple[SpecifierSet, bool, str]]:
     try:
-        lines = read_bytes(path).decode("utf-8").splitlines()
+        text = read_bytes(path).decode("utf-8")
     except (SourceError, UnicodeDecodeError):
         return []
-    found = []
-    for line in lines:
-        line = line.split(" #", 1)[0].strip()
-        if line and not line.startswith(("#", "-")):
-            found += _parse(line, shown)
-    return found
+    return [item for line in _requirement_lines(text) if not line.startswith("-") for item in _parse(line, shown)]
+
+
+def _requirement_lines(text: str) -> list[str]:
+    """The requirements of a requirements file or a setup.cfg list, one a
+    line: a line ending with a backslash goes on in the next (pip-compile's
+    `jax==0.4.30 \\` then `--hash=...`), comments and the options after a
+    requirement dropped. Lines that are options themselves (`-r base.txt`)
+    are kept, starting with `-`."""
+    joined = re.sub(r"\\\n", " ", "\n".join(text.splitlines()))
+    lines = (_COMMENT.sub("", line).strip() for line in joined.split("\n"))
+    return [line if line.startswith("-") else _OPTIONS.sub("", line) for line in lines if line]
 
 
 # An interval of releases: ((low, inclusive), (high, inclusive)); None bounds are open.

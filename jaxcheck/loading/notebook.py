@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from jaxcheck.findings import reason
 from jaxcheck.loading.source import MAX_BYTES, SourceError, read_bytes
 
+_LINE_ENDING = re.compile(r"\r\n|\r|\n")
+
 _MAX_BYTES = 4 * MAX_BYTES  # outputs (plots as base64) make a notebook larger than code
 
 # Cell magics whose body is Python run in the notebook's namespace (ruff's list).
@@ -118,21 +120,30 @@ def with_python(raw: str, python: str) -> str:
     for cell in cells:
         bounds.append(bounds[-1] + len(cell.lines))
     # Each cell's start in the new text, and the old line each kept new line was.
-    kept: dict[int, int] = {}
-    new_bounds = list(bounds)
-    opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
-    for index, bound in enumerate(bounds[1:-1], start=1):
-        new_bounds[index] = _mapped(bound, opcodes, len(new))
-    new_bounds[-1] = len(new)
-    for tag, i1, i2, j1, _ in opcodes:
-        if tag == "equal":
-            kept.update({j1 + offset: i1 + offset for offset in range(i2 - i1)})
+    if len(new) == len(old):  # an edit within lines (a fix, a `# noqa`): each line stays in its cell
+        kept = {index: index for index, line in enumerate(new) if line == old[index]}
+        new_bounds = bounds
+    else:
+        kept, new_bounds = {}, list(bounds)
+        opcodes = difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+        for index, bound in enumerate(bounds[1:-1], start=1):
+            new_bounds[index] = _mapped(bound, opcodes, len(new))
+        new_bounds[-1] = len(new)
+        for tag, i1, i2, j1, _ in opcodes:
+            if tag == "equal":
+                kept.update({j1 + offset: i1 + offset for offset in range(i2 - i1)})
     replacements = {}
     for index, cell in enumerate(cells):
-        lines = [stored[kept[j]] if j in kept else new[j] for j in range(new_bounds[index], new_bounds[index + 1])]
+        # A line written anew ends as the cell's other lines do, when they all end one way.
+        endings = set(_LINE_ENDING.findall(cell.source))
+        ending = endings.pop() if len(endings) == 1 else "\n"
+        lines = [
+            stored[kept[j]] if j in kept else new[j][:-1] + ending if new[j].endswith("\n") else new[j]
+            for j in range(new_bounds[index], new_bounds[index + 1])
+        ]
         text = "".join(lines)
         if not cell.source.endswith(("\n", "\r")):
-            text = text[:-1] if text.endswith("\n") else text
+            text = text[: -len(ending)] if text.endswith(ending) else text[:-1] if text.endswith("\n") else text
         if text != cell.source:
             replacements[cell.number] = text
     if not replacements:

@@ -24,6 +24,11 @@ _NOT_REGULAR = (
 )
 
 
+def kind_of(mode: int) -> str:
+    """What a file that is not a regular one is, for a message: "a FIFO", "a folder"."""
+    return next((name for test, name in _NOT_REGULAR if test(mode)), "not a file")
+
+
 class SourceError(Exception):
     """The file cannot be read or decoded; the message says why."""
 
@@ -59,7 +64,7 @@ def read_bytes(path: str, limit: int = MAX_BYTES, follow_links: bool = True) -> 
         raise SourceError(f"cannot read: {error.strerror or reason(error)}") from None
     try:
         mode = os.fstat(descriptor).st_mode
-        kind = next((name for test, name in _NOT_REGULAR if test(mode)), None if stat.S_ISREG(mode) else "not a file")
+        kind = None if stat.S_ISREG(mode) else kind_of(mode)
         if kind is not None:
             raise SourceError(f"cannot read: {kind}, not a regular file")
         chunks, size = [], 0

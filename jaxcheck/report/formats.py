@@ -249,7 +249,7 @@ def write_github(findings: Iterable[Finding], out: TextIO) -> None:
             "title": f"{finding.code} {CODES.get(finding.code, ('',))[0]}".strip(),
         }
         joined = ",".join(f"{key}={_escape(str(value), True)}" for key, value in properties.items())
-        out.write(f"::error {joined}::{_escape(shown(message), False)}\n")
+        out.write(f"::error {joined}::{_escape(message, False)}\n")  # a message's own line breaks are escaped there
 
 
 def _escape(text: str, in_property: bool) -> str:
