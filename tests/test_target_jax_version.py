@@ -1,8 +1,9 @@
 """Right on the JAX the project runs: the target release, where it comes from, and what it changes.
 
-A value-hashed mutable static object changed after the first call is stale on
-jax < 0.11 and compiles again on every change from 0.11 on (SPEC 1). Messages
-name the consequence that holds on the releases the project targets: set
+A value-hashed mutable static object changed after the first call compiles
+again on every change on jax 0.4.30 to 0.8.3, is stale on 0.9.0 to 0.10.2 and
+compiles again from 0.11.0 on (SPEC 1, measured on 21 releases). Messages name
+the consequence that holds on the releases the project targets: set
 (`target-jax-version`), declared (its requirement on jax), installed, or the
 newest known.
 """
@@ -20,7 +21,18 @@ from helpers import flake8_run, jaxcheck_run, model_findings, write
 from jaxcheck.config import ConfigError, load_config
 from jaxcheck.extraction import facts_from_source
 from jaxcheck.loading.jax_target import declared_target, inferred_target
-from jaxcheck.model.jax_versions import NEWEST, RECOMPILES, STALE, Target, outcomes
+from jaxcheck.model.jax_versions import (
+    FACTS,
+    NEWEST,
+    PROBED,
+    RECOMPILES,
+    STALE,
+    Target,
+    describe_outcomes,
+    eras,
+    fact,
+    outcomes,
+)
 from jaxcheck.model.transforms import Options
 
 # A value-hashed, mutable config, changed after the first call: JAX101 on every release.
@@ -49,8 +61,11 @@ VALUE_HASHED = textwrap.dedent(
 # The same with a class that hashes by identity: stale on every release.
 IDENTITY_HASHED = VALUE_HASHED.replace("@dataclasses.dataclass(unsafe_hash=True)", "@dataclasses.dataclass(eq=False)")
 STALE_TEXT = "the next call silently reuses the function compiled for the old state"
-RECOMPILE_TEXT = "JAX 0.11 and later compile again on every change (JAX before 0.11: a stale result)"
-BOTH_TEXT = "JAX before 0.11 silently reuses the function compiled for the old state, and JAX 0.11 and later compile again"
+RECOMPILE_TEXT = "the next call compiles again, and so does every change (jax 0.9 to 0.10: a stale result instead)"
+BOTH_TEXT = (
+    "the next call silently reuses the function compiled for the old state on jax 0.9 to 0.10, "
+    "and compiles again on jax < 0.9 and >= 0.11"
+)
 
 
 def message(src: str, target: Target, code: str = "JAX101") -> str:
@@ -67,38 +82,90 @@ def message(src: str, target: Target, code: str = "JAX101") -> str:
 @pytest.mark.parametrize(
     "target, expected",
     [
+        (Target.release("0.4.30", ""), (RECOMPILES,)),
+        (Target.release("0.4", ""), (RECOMPILES,)),  # older than any measured: the oldest era's
+        (Target.release("0.8.3", ""), (RECOMPILES,)),
+        (Target.release("0.9.0", ""), (STALE,)),
+        (Target.release("0.9", ""), (STALE,)),
         (Target.release("0.10.2", ""), (STALE,)),
         (Target.release("0.10", ""), (STALE,)),
         (Target.release("0.11", ""), (RECOMPILES,)),
         (Target.release("0.12.0.1", ""), (RECOMPILES,)),
-        (Target("0.4.30", None, ""), (STALE, RECOMPILES)),
-        (Target("0.4.30", "0.11", "", high_inclusive=False), (STALE,)),
-        (Target("0.4.30", "0.11.0", "", high_inclusive=True), (STALE, RECOMPILES)),
-        (Target(None, None, ""), (STALE, RECOMPILES)),
+        (Target(None, "0.5", "", high_inclusive=False), (RECOMPILES,)),
+        (Target("0.4.30", "0.9", "", high_inclusive=False), (RECOMPILES,)),
+        (Target("0.4.30", "0.9", "", high_inclusive=True), (RECOMPILES, STALE)),
+        (Target("0.9", "0.11", "", high_inclusive=False), (STALE,)),
+        (Target("0.9", "0.11.0", "", high_inclusive=True), (STALE, RECOMPILES)),
+        (Target("0.10.2", None, "", low_inclusive=False), (STALE, RECOMPILES)),  # 0.10.3 would be stale
+        (Target("0.11", None, ""), (RECOMPILES,)),
+        (Target("0.4.30", None, ""), (RECOMPILES, STALE)),
+        (Target(None, None, ""), (RECOMPILES, STALE)),
         (NEWEST, (RECOMPILES,)),
     ],
 )
-def test_a_changed_value_hashed_key_is_stale_before_0_11_and_recompiles_after(target, expected):
+def test_a_changed_value_hashed_key_recompiles_but_on_0_9_to_0_10(target, expected):
     assert outcomes("changed-value-key", target) == expected
+
+
+@pytest.mark.parametrize(
+    "target, expected",
+    [
+        (Target("0.4.30", None, ""), "recompiles on jax < 0.9, stale on jax 0.9 to 0.10, recompiles on jax >= 0.11"),
+        (Target(None, "0.10.2", ""), "recompiles on jax < 0.9, stale on jax 0.9 to 0.10"),
+        (Target("0.10", None, ""), "stale on jax 0.9 to 0.10, recompiles on jax >= 0.11"),
+        (Target("0.4.30", "0.9", "", high_inclusive=False), "recompiles"),
+        (Target.release("0.10.2", ""), "stale"),
+    ],
+)
+def test_the_outcomes_are_described_with_the_releases_of_each_era(target, expected):
+    assert describe_outcomes("changed-value-key", target) == expected
+
+
+def test_each_era_of_a_fact_was_measured_and_starts_where_the_measurements_change():
+    # SUMMARY of the probe: 0.8.3 recompiles, 0.9.0 is stale, 0.10.2 stale, 0.11.0 recompiles.
+    known = fact("changed-value-key")
+    assert known.eras == (("0.4.30", RECOMPILES), ("0.9.0", STALE), ("0.11.0", RECOMPILES))
+    assert known.checked == PROBED and len(PROBED) == 21
+    for release in PROBED:
+        expected = STALE if release.startswith(("0.9.", "0.10.")) else RECOMPILES
+        assert outcomes("changed-value-key", Target.release(release, "")) == (expected,), release
+    for item in FACTS:
+        starts = [start for start, _ in item.eras]
+        assert starts == sorted(starts, key=lambda release: tuple(map(int, release.split(".")))), item.key
+        assert all(start in item.checked for start in starts), item.key  # each edge was measured
+    assert [outcome for _, outcome in eras("changed-value-key")] == [RECOMPILES, STALE, RECOMPILES]
 
 
 # --- messages by target -------------------------------------------------------------------------------
 
 
-def test_before_0_11_a_changed_value_hashed_key_is_stale():
+def test_on_0_9_to_0_10_a_changed_value_hashed_key_is_stale():
     text = message(VALUE_HASHED, Target.release("0.10.2", "test"))
-    assert STALE_TEXT in text and RECOMPILE_TEXT not in text
+    assert STALE_TEXT in text and "compiles again" not in text
 
 
-def test_from_0_11_a_changed_value_hashed_key_compiles_again():
-    text = message(VALUE_HASHED, Target.release("0.11", "test"))
-    assert RECOMPILE_TEXT in text
+@pytest.mark.parametrize("release", ["0.4.30", "0.8.3", "0.11", "0.12.0.1"])
+def test_up_to_0_8_and_from_0_11_a_changed_value_hashed_key_compiles_again(release):
+    text = message(VALUE_HASHED, Target.release(release, "test"))
+    assert RECOMPILE_TEXT in text and STALE_TEXT not in text
     assert "at line 18" in text  # the change that makes it so
 
 
-def test_a_range_across_0_11_names_both_consequences_and_the_releases():
+def test_a_range_across_eras_names_both_consequences_and_the_releases():
     text = message(VALUE_HASHED, Target("0.4.30", None, "test"))
     assert BOTH_TEXT in text and "jax >=0.4.30" in text
+    text = message(VALUE_HASHED, Target("0.10", None, "test"))
+    assert "old state on jax 0.9 to 0.10, and compiles again on jax >= 0.11 (jax >=0.10 admits both)" in text
+
+
+def test_an_array_changed_in_place_in_a_value_hashed_static_object_has_the_same_eras():
+    # JAX104's message, on the fixture that measured it.
+    src = (Path(__file__).resolve().parent.parent / "fixtures" / "JAX104" / "fail_numpy_field_in_init.py").read_text()
+    stale = "changes it in place, and the next call silently reuses the function compiled for the old value"
+    assert stale in message(src, Target.release("0.10.2", "test"), "JAX104")
+    assert "changes it in place, and " + RECOMPILE_TEXT in message(src, Target.release("0.4.30", "test"), "JAX104")
+    both = message(src, Target(None, None, "test"), "JAX104")
+    assert stale + " on jax 0.9 to 0.10, and compiles again on jax < 0.9 and >= 0.11" in both
 
 
 @pytest.mark.parametrize("target", [Target.release("0.10.2", ""), Target.release("0.12.0.1", ""), Target("0.4", None, "")])
@@ -149,6 +216,48 @@ def test_requirements_files_and_setup_cfg_are_read(tmp_path: Path):
     write(other, "setup.cfg", "[options]\ninstall_requires =\n    numpy\n    jax >= 0.11\n")
     target = declared_target(str(other))
     assert (target.low, target.high) == ("0.11", None) and "setup.cfg" in target.source
+
+
+_DECLARED = {
+    "pyproject": lambda spec: ("pyproject.toml", f'[project]\nname = "p"\ndependencies = ["{spec}"]\n'),
+    "setup.cfg": lambda spec: ("setup.cfg", f"[options]\ninstall_requires =\n    numpy\n    {spec}\n"),
+    "requirements": lambda spec: ("requirements-dev.txt", f"numpy\n{spec}\n"),
+}
+
+
+@pytest.mark.parametrize("where", list(_DECLARED))
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("jax==0.4.30", (RECOMPILES,)),
+        ("jax<0.5", (RECOMPILES,)),
+        ("jax>=0.4.30,<0.9", (RECOMPILES,)),
+        ("jax>=0.9,<0.11", (STALE,)),
+        ("jax>=0.4.30", (RECOMPILES, STALE)),
+    ],
+)
+def test_the_declared_requirement_gives_the_outcomes_of_its_releases(tmp_path: Path, where: str, spec: str, expected):
+    """An old pin gets the 0.4.x era's consequence, not the newest's nor the installed jax's."""
+    write(tmp_path, *_DECLARED[where](spec))
+    target = inferred_target(str(tmp_path))
+    assert spec in target.source, target
+    assert outcomes("changed-value-key", target) == expected, target
+
+
+def test_a_pin_with_hashes_continuations_or_a_comment_is_read(tmp_path: Path):
+    # pip-compile --generate-hashes writes `jax==0.4.30 \` and the hashes on the lines after it.
+    write(tmp_path, "requirements.txt", "jax==0.4.30 \\\n    --hash=sha256:0123 \\\n    --hash=sha256:4567\n    # via -r requirements.in\n")
+    target = declared_target(str(tmp_path))
+    assert (target.low, target.high) == ("0.4.30", "0.4.30"), target
+    for name, text in (
+        ("requirements.txt", "jax==0.4.30 --hash=sha256:0123\n"),
+        ("requirements.txt", "jax==0.4.30\t# pinned for the cluster\n"),
+        ("setup.cfg", "[options]\ninstall_requires =\n    jax==0.4.30  # pinned for the cluster\n"),
+    ):
+        other = tmp_path / name.replace(".", "_")
+        write(other, name, text)
+        target = declared_target(str(other))
+        assert target is not None and (target.low, target.high) == ("0.4.30", "0.4.30"), (text, target)
 
 
 def test_a_project_without_a_requirement_declares_nothing(tmp_path: Path):
@@ -207,7 +316,7 @@ def test_show_settings_says_which_release_and_why(tmp_path: Path):
     shown = jaxcheck_run("check", "--show-settings", ".", cwd=tmp_path)
     assert shown.returncode == 0
     assert "target JAX: >=0.4.30 (`jax>=0.4.30` in pyproject.toml [project] dependencies)" in shown.stdout
-    assert "stale on jax < 0.11, recompiles on jax >= 0.11" in shown.stdout
+    assert "recompiles on jax < 0.9, stale on jax 0.9 to 0.10, recompiles on jax >= 0.11" in shown.stdout
 
 
 def test_flake8_takes_the_target_as_an_option(tmp_path: Path):

@@ -21,7 +21,7 @@ class Transform:
     # Its cache hashes a key once, when stored, on every release: a
     # value-hashed object changed later hashes elsewhere and misses (a
     # recompile, not a stale result). The others cache as `jax.jit` does,
-    # which hashes once only from 0.11 on (`changed-value-key`).
+    # which hashes once except on 0.9 to 0.10 (`changed-value-key`).
     hashes_once: bool = False
     # It compiles what it returns: made anew per call, it compiles per call
     # (JAX401). Every transform here keeps a trace cache on the function it
@@ -48,7 +48,7 @@ _CHECKPOINT = Transform(
 )
 
 # Each keeps a cache keyed on its static arguments (SPEC 2; pmap and checkpoint
-# go stale only for objects hashed by identity, checked on 0.10.2 and 0.12.0.1).
+# go stale only for objects hashed by identity, checked on 0.4.30 to 0.12.0.1).
 # `custom_jvp`/`custom_vjp` `nondiff_argnums` are not here: nothing is cached on them.
 TRANSFORMS: dict[str, Transform] = {
     "jax.jit": _JIT,

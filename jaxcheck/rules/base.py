@@ -8,6 +8,7 @@ from typing import ClassVar, Iterable
 from jaxcheck import facts as f
 from jaxcheck.findings import Finding, Related, place_named
 from jaxcheck.model.classes import Traits
+from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, releases_with
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change
 from jaxcheck.model.static_uses import CALL_SITE, FIELD, SELF, StaticUse
@@ -109,6 +110,24 @@ def related_change(change: Change) -> Related:
     """Where a static object changes after it became static."""
     note = f"a user's `{change.text}`" if change.invited else f"`{change.text}` changes it"
     return Related(change.file, change.location.line, change.location.column, note)
+
+
+def after_key_change(consequences: tuple[str, ...], target: Target, old: str) -> str:
+    """What the next call does once a static key changed (`consequences`, as
+    `jax_versions.outcomes` gives them for the project's target), naming the
+    releases when the target spans eras that differ."""
+    stale = f"the next call silently reuses the function compiled for the old {old}"
+    if consequences == (STALE,):
+        return stale
+    if consequences == (RECOMPILES,):
+        return (
+            "the next call compiles again, and so does every change "
+            f"({releases_with('changed-value-key', STALE)}: a stale result instead)"
+        )
+    return (
+        f"{stale} on {releases_with('changed-value-key', STALE, target)}, and compiles again on "
+        f"{releases_with('changed-value-key', RECOMPILES, target)} (jax {target.describe()} admits both)"
+    )
 
 
 def uses_text(uses: list[StaticUse], model: Model) -> str:

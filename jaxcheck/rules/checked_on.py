@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from jaxcheck.model.jax_versions import RECOMPILES, STALE, SUITE_RELEASES, fact
+from jaxcheck.model.jax_versions import RECOMPILES, STALE, SUITE_RELEASES, eras, fact, releases_with
 
 # What each consequence of a changed fact means, as `jax_versions` names them.
 _OUTCOMES = {
@@ -27,11 +27,9 @@ def checked_on(code: str, facts: tuple[str, ...]) -> str:
     for key in facts:
         known = fact(key)
         item = f"- {known.text} (checked on jax {_listed(known.checked)})"
-        if known.since:
-            item += (
-                f": before jax {known.since}, {_OUTCOMES[known.before]}; from jax {known.since} on, "
-                f"{_OUTCOMES[known.after]}"
-            )
+        if known.eras:  # each outcome once, with the releases that have it
+            outcomes = dict.fromkeys(outcome for _, outcome in eras(key))
+            item += ": " + "; ".join(f"on {releases_with(key, outcome)}, {_OUTCOMES[outcome]}" for outcome in outcomes)
         items.append(_wrapped(item + ".", "  "))
     fixtures = f"The fixtures of `fixtures/{code}/` run under the test suite on jax {_listed(SUITE_RELEASES)}."
     return "\n".join(items) + "\n\n" + _wrapped(fixtures, "")

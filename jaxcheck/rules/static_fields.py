@@ -16,7 +16,7 @@ from jaxcheck.model.jax_versions import STALE, outcomes
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import CALL_SITE, FIELD
-from jaxcheck.rules.base import ClassRule, about_uses, related_change, related_uses, uses_text
+from jaxcheck.rules.base import ClassRule, about_uses, after_key_change, related_change, related_uses, uses_text
 from jaxcheck.findings import place_named
 
 _UNHASHABLE = ("an array", "a list", "a dict", "a set", "a bytearray")
@@ -464,12 +464,13 @@ class DynamicChildOfStatic(ClassRule):
     of the compiled function, and JAX keeps the static object itself as the
     cache key. A numpy array changed in place (`model.w[0] = 5.0`) changes what
     that key holds without making it unequal to the object passed, so the next
-    call reuses the old compiled function. Checked on jax 0.10.2: an immutable
-    `Model` hashed and compared over `tuple(self.w.tolist())` gives 12.0 and
-    again 12.0 after the change, where 20.0 is right, with a single trace
-    (`fixtures/JAX104/fail_numpy_field_in_init.py`); from jax 0.11 on, a class
-    whose hash reads the array compiles again for the changed one instead. An array is data, which
-    belongs in a traced argument, not in the compilation key.
+    call reuses the old compiled function. Checked on jax 0.9.0 to 0.10.2: an
+    immutable `Model` hashed and compared over `tuple(self.w.tolist())` gives
+    12.0 and again 12.0 after the change, where 20.0 is right, with a single
+    trace (`fixtures/JAX104/fail_numpy_field_in_init.py`); up to jax 0.8 and
+    from 0.11 on, a class whose hash reads the array compiles again for the
+    changed one instead. An array is data, which belongs in a traced argument,
+    not in the compilation key.
 
     ## Example
 
@@ -558,10 +559,10 @@ class DynamicChildOfStatic(ClassRule):
       `jax.jit` raises on the call;
     - or the code changes the field in place (`model.w[0] = 5.0`,
       `cfg.items.append(...)`), the jitted function reads it, and the class is
-      otherwise immutable: a stale result (before JAX 0.11, or on any release
-      for a class that hashes by identity) or a compilation per change (from
-      0.11 on, for one that hashes by value; `target-jax-version` picks the
-      consequence the message states).
+      otherwise immutable: a stale result (on JAX 0.9 to 0.10, or on any
+      release for a class that hashes by identity) or a compilation per change
+      (on the other releases, for one that hashes by value;
+      `target-jax-version` picks the consequence the message states).
 
     `strict` reports every such field, as the design standard asks: "no static
     class can have dynamic children". `singletons` lists classes whose objects
@@ -666,15 +667,7 @@ class DynamicChildOfStatic(ClassRule):
                 change = changed[field.name]
                 kinds = outcomes("changed-value-key", model.target) if traits.hashing == VALUE else (STALE,)
                 related = (related_change(change),)
-                consequence = (
-                    f"{change.shown} changes it in place, and "
-                    + ("the next call silently reuses the function compiled for the old value"
-                       if kinds == (STALE,) else
-                       "the next call compiles again (JAX 0.11 and later), keeping a cache entry keyed on the "
-                       "changed object" if len(kinds) == 1 else
-                       "JAX before 0.11 silently reuses the function compiled for the old value, and 0.11 and "
-                       "later compile again")
-                )
+                consequence = f"{change.shown} changes it in place, and {after_key_change(kinds, model.target, 'value')}"
                 evidence = True
             else:
                 consequence = "a static class must hold only static values"
