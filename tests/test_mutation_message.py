@@ -16,12 +16,12 @@ WRITE_BEFORE_THE_CALL = """
     from functools import partial
     import jax
 
-    class Cfg:
+    class _Cfg:  # private: its users build none, so nothing is latent
         def __init__(self):
             self.n = 1
 
         def __eq__(self, other):
-            return type(other) is Cfg and other.n == self.n
+            return type(other) is _Cfg and other.n == self.n
 
         def __hash__(self):
             return hash(self.n)
@@ -31,7 +31,7 @@ WRITE_BEFORE_THE_CALL = """
         return x * cfg.n
 
     def main():
-        cfg = Cfg()
+        cfg = _Cfg()
         cfg.n = 3
         return f(1.0, cfg)
 """
@@ -46,7 +46,7 @@ def _findings(src: str):
 def test_a_write_before_the_static_use_is_not_named_as_the_mutation():
     # jax 0.10.2: main() returns 3.0, the write before the call is seen, so it is not a stale-cache mutation.
     findings = _findings(WRITE_BEFORE_THE_CALL)
-    class_line = line_of(WRITE_BEFORE_THE_CALL, "class Cfg")
+    class_line = line_of(WRITE_BEFORE_THE_CALL, "class _Cfg")
     assert {(finding.line, finding.code) for finding in findings} == {(class_line, "JAX101")}
     (message,) = [finding.message for finding in findings]
     assert "cfg.n = ..." not in message
@@ -59,6 +59,6 @@ def test_a_write_after_the_static_use_is_named_with_its_line():
     # jax 0.10.2: with the write after a first call, main() returns the stale 1.0, so this write is the one to name.
     src = WRITE_BEFORE_THE_CALL.replace("        cfg.n = 3\n", "        f(1.0, cfg)\n        cfg.n = 3\n")
     findings = _findings(src)
-    assert {(finding.line, finding.code) for finding in findings} == {(line_of(src, "class Cfg"), "JAX101")}
+    assert {(finding.line, finding.code) for finding in findings} == {(line_of(src, "class _Cfg"), "JAX101")}
     (message,) = [finding.message for finding in findings]
     assert f"after `cfg.n = ...` at line {line_of(src, 'cfg.n = 3')}" in message

@@ -17,6 +17,7 @@ from jaxcheck.model.jax_api import (
     CLASS_VARIABLE,
     CONSTRUCTION,
     DATACLASS_MAKERS,
+    EQUINOX_MODULES,
     FROZEN_DATACLASS_BASES,
     IDENTITY_HASHES,
     NEUTRAL_BASES,
@@ -371,7 +372,11 @@ class Classes:
     def generated_by(self, qualname: str, name: str) -> str | None:
         """The dataclass whose generated `__eq__`/`__hash__` a class uses, or None
         when one is written by hand or none is generated. A `@dataclass(eq=False)`
-        writes neither, so it keeps its base's, which compare the base's fields only."""
+        writes neither, so it keeps its base's, which compare the base's fields only.
+        An `equinox.Module` compares and hashes its flattened fields, every one
+        of every subclass (Equinox makes each a `@dataclass(eq=False)` for that)."""
+        if self.symbols.inherits(qualname, EQUINOX_MODULES):
+            return None
         for cls in self.symbols.mro(qualname):
             if self.symbols.method(cls, name) is not None:
                 return None

@@ -56,7 +56,7 @@ class Constants:
         self.functions = functions
         # Memos: every change of a variable is asked about for each jitted function and each reader.
         self._changes_of: dict[Ref, list[tuple[str, f.Location, str, str]]] = {}
-        self._first_runs_of: dict[Jitted, dict[tuple[str, str], f.Location]] = {}
+        self._runs_of: dict[Jitted, dict[tuple[str, str], list[f.Location]]] = {}
         self._variables: dict[Ref, Ref | None] = {}
         self._reads_of: dict[str, list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]] = {}
         self._traced: dict[str, list[str]] = {}
@@ -103,7 +103,7 @@ class Constants:
                     if any(scope in tracing for _, _, _, scope in changes):
                         continue  # changed while tracing: a trace-time record (`TRACES.append(...)`), not an input
                     for path, location, text, scope in changes:
-                        after = self._after_a_call(jitted, path, scope, location)
+                        after = self._after_a_call(jitted, path, scope, location, variable)
                         if after is not None:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
         unique = {(item.change_path, item.change, item.variable): item for item in found}
@@ -238,22 +238,48 @@ class Constants:
             found.setdefault(facts.module, path)
         return found
 
-    def _after_a_call(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> tuple[str, f.Location] | None:
+    def _after_a_call(
+        self, jitted: Jitted, path: str, scope: str, location: f.Location, variable: Ref
+    ) -> tuple[str, f.Location] | None:
         """A call that runs the jitted function before the change runs, as (file,
-        where): earlier in the scope of the change, or earlier in a scope that
-        calls the function making the change."""
+        where), when a call after the change can hit the cache entry it made:
+        earlier in the scope of the change, or earlier in a scope that calls
+        the function making the change. A change after the last call that can
+        use the entry (a test that changes a value and never calls again)
+        makes nothing stale."""
         before = self._call_before(jitted, path, scope, location)
         if before is not None:
-            return path, before
+            return (path, before) if self._used_again(jitted, path, scope, location, before, variable) else None
         if not scope:
             return None
         if self._changer_handed_out(jitted, scope):
             return jitted.path, jitted.location
         for caller_path, caller, call in self._callers(scope):
             before = self._call_before(jitted, caller_path, caller, call.location)
-            if before is not None:
+            if before is not None and self._used_again(jitted, caller_path, caller, call.location, before, variable):
                 return caller_path, before
         return None
+
+    def _used_again(
+        self, jitted: Jitted, path: str, scope: str, change: f.Location, before: f.Location, variable: Ref
+    ) -> bool:
+        """Whether the jitted function runs again after `change` in `scope`,
+        where `before` ran it first: a later call there; the earlier call made
+        on every turn of a loop (the next turn comes after the change); or,
+        for a module-level value, which outlives the scope, the scope run again
+        (called repeatedly by the project, or a function a library offers its
+        users)."""
+        if any(later > change for later in self._runs(jitted).get((path, scope), ())):
+            return True
+        if before in self.symbols.modules[path].repeated:
+            return True
+        if not scope:  # changed on import: the module's users call the jitted function afterwards
+            return self.functions.public_api(jitted.function)
+        if variable.is_local:
+            return False
+        return scope in self.functions.called_repeatedly or (
+            self.functions.offered_to_users(scope)
+        )
 
     def _callers(self, function: str) -> list[tuple[str, str, f.Value]]:
         """The calls that may run the project function: (file, calling scope,
@@ -350,23 +376,23 @@ class Constants:
 
     def _call_before(self, jitted: Jitted, path: str, scope: str, location: f.Location) -> f.Location | None:
         """A call in `scope` that runs the jitted function (itself, or a function that calls it) before `location`."""
-        first = self._first_runs(jitted).get((path, scope))
-        return first if first is not None and first < location else None
+        runs = self._runs(jitted).get((path, scope))
+        return runs[0] if runs and runs[0] < location else None
 
-    def _first_runs(self, jitted: Jitted) -> dict[tuple[str, str], f.Location]:
-        """(file, scope) -> the first call there that runs the jitted function:
-        a call of one of its names, or of a function whose own body calls one."""
-        known = self._first_runs_of.get(jitted)
+    def _runs(self, jitted: Jitted) -> dict[tuple[str, str], list[f.Location]]:
+        """(file, scope) -> the calls there that run the jitted function, in
+        order: a call of one of its names, or of a function whose own body calls one."""
+        known = self._runs_of.get(jitted)
         if known is not None:
             return known
         direct = [item for name in jitted.names for item in self._calls_of(name)]
         runners = {scope for path, scope, _ in direct if scope and self.symbols.path_of.get(scope) == path}
-        found: dict[tuple[str, str], f.Location] = {}
+        found: dict[tuple[str, str], list[f.Location]] = defaultdict(list)
         for path, scope, call in [*direct, *(item for runner in runners for item in self._callers(runner))]:
-            first = found.get((path, scope))
-            if first is None or call.location < first:
-                found[path, scope] = call.location
-        self._first_runs_of[jitted] = found
+            found[path, scope].append(call.location)
+        for locations in found.values():
+            locations.sort()
+        self._runs_of[jitted] = found
         return found
 
     def _calls_of(self, name: Ref) -> list[tuple[str, str, f.Value]]:

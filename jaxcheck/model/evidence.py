@@ -1,6 +1,6 @@
 """Evidence that JAX will go wrong, as the default profile asks for it (SPEC 3, "Profiles").
 
-- *stale* (or, from JAX 0.11 on for a value-hashed key, *changed key*): the
+- *stale* (or, outside jax 0.9 to 0.10 for a value-hashed key, *changed key*): the
   traced code reads state of the static object, and that state changes after
   the object became static, on that object: a write outside construction
   that can run after the first call (in a method of its class: its API), or
@@ -68,14 +68,40 @@ def invited_changes(model: Model, cls: str) -> list[Change]:
     field, and nothing stops `obj.field = ...`), a class of neither a test nor
     a private module. They come after any use: users make them."""
     traits = model.classes.traits(cls)
-    path = model.symbols.path_of[cls]
-    if traits is None or not traits.mutable or not _public(model, cls) or model.functions.in_test_file(path):
+    if traits is None or not traits.mutable or not _public(model, cls) or not built_by_users(model, cls):
         return []
     return [
         Change((field.name,), False, field.path, field.location, "", False, Ref(cls), f"obj.{field.name} = ...", invited=True)
         for field in model.classes.fields(cls)
         if field.declared and not field.name.startswith("_")
     ]
+
+
+def built_by_users(model: Model, cls: str) -> bool:
+    """A class a library's users build and may change: public (its module may
+    be private, `pkg._src.env`, and re-exported), in a module of the library,
+    not in a test, an example or a script, which run as written."""
+    path = model.symbols.path_of[cls]
+    if not model.functions.in_library(path):
+        return False
+    module = model.symbols.modules[path].module
+    inside = cls[len(module) + 1 :].split(".")
+    if any(part.startswith("_") for part in inside):
+        return False
+    # A class defined in a function is made anew by each call: none of the library's users builds it.
+    return all(".".join([module, *inside[:end]]) in model.symbols.classes for end in range(1, len(inside)))
+
+
+def public_state_read(model: Model, cls: str, reads: Reads) -> list[str]:
+    """The public attributes of `cls` (set while building, or declared) that
+    `reads` reads, directly or through the methods and properties it calls:
+    the state a user may set (`env.size = 8`), in the order declared."""
+    read = reads.attributes
+    names = []
+    for field in model.classes.fields(cls):
+        if field.name in read and not field.name.startswith("_") and field.name not in names:
+            names.append(field.name)
+    return names
 
 
 def real_change(model: Model, cls: str, change: Change) -> bool:

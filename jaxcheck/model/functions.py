@@ -29,6 +29,11 @@ DROPPED = "dropped"  # made as a statement: nothing keeps it
 ONCE = "once"  # held in a local called once, or made and called on each turn of a loop
 PASSED = "passed"  # held in a local handed to a call, and not kept otherwise: it lives for the call
 THROWAWAY = frozenset({CALLED, DROPPED, ONCE})
+# Folders whose modules run as written, for their own sake, not as a library's API.
+_NOT_LIBRARY_FOLDERS = frozenset(
+    {"test", "tests", "testing", "example", "examples", "script", "scripts", "benchmark", "benchmarks", "bench",
+     "demo", "demos", "docs", "doc", "notebooks", "tutorials", "experimental_scripts"}
+)
 _CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
 
 
@@ -307,6 +312,51 @@ class Functions:
     def in_test_file(path: str) -> bool:
         name = os.path.basename(path)
         return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+    def in_library(self, path: str) -> bool:
+        """A module of the library itself, whose users call what it offers: not
+        a test, an example, a benchmark, a script or a notebook, which run once
+        as written. Judged by the module's name in its project, not by the
+        folders above the project."""
+        if path.endswith(".ipynb") or self.in_test_file(path):
+            return False
+        packages = self.symbols.modules[path].module.split(".")[:-1]
+        return not _NOT_LIBRARY_FOLDERS.intersection(packages)
+
+    @cached_property
+    def called_by_the_library(self) -> set[str]:
+        """The project functions that code of the library itself calls (not its
+        tests, examples or scripts, which call what they test or show)."""
+        found: set[str] = set()
+        for path, module in self.symbols.modules.items():
+            if self.in_library(path):
+                refs = {
+                    call.ref for enclosing, call in module.calls
+                    if call.ref is not None and not (enclosing and self.is_test(enclosing))
+                }
+                for ref in refs:
+                    found.update(self.callees(ref))
+        return found
+
+    def offered_to_users(self, function: str) -> bool:
+        """A function whose runs the library leaves to its users, who call it as
+        often as they like: one of its public API (`public_api`) that the
+        library does not call itself (where it does, the project's calls tell
+        how often it runs)."""
+        return function not in self.called_by_the_library and self.public_api(function)
+
+    def public_api(self, function: str) -> bool:
+        """A function a library offers its users: public, in a public class, in
+        a module of the library (not a test, an example or a script). Its
+        module may be private (`jax._src`) and re-exported."""
+        facts = self.symbols.functions.get(function)
+        path = self.symbols.path_of.get(function)
+        if facts is None or path is None or facts.name in ("main", "__main__") or self.is_test(function):
+            return False
+        if not self.in_library(path):
+            return False
+        inside = function[len(self.symbols.modules[path].module) + 1 :].split(".")
+        return not any(part.startswith("_") and part != "__init__" for part in inside)
 
     def is_test(self, function: str) -> bool:
         """A test: in a test file, or a test function, a method of a test class, or a helper nested in one."""

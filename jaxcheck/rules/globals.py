@@ -29,7 +29,12 @@ class JittedReadsChangingGlobal(Rule):
       method called on it (`.append`, `.update`, `.pop`, ...);
     - one scope (the module body or a function) first calls the jitted
       function, or a function that calls it, and later makes the change, or
-      calls a function that makes it.
+      calls a function that makes it;
+    - and a call after the change can use what the first call compiled: a
+      later call in that scope, the next turn of a loop the first call is
+      in, the scope run again (called in a loop, or a public function of a
+      library, for a module-level value, which outlives it), or, for a change
+      made on import, the library's users calling its public jitted function.
 
     The jit-like transforms are those that keep a compiled function: `jax.jit`,
     `pjit`, `jax.pmap`, `nnx.jit`, `eqx.filter_jit` and the others listed for
@@ -117,8 +122,13 @@ class JittedReadsChangingGlobal(Rule):
     (`config.SCALE = 4.0` after `from pkg import config`), in any module
     that calls the jitted function first.
 
+    Not flagged, and fine: a change after the last call that can use the
+    compiled function (a test that changes a value, or deletes it, and never
+    calls again).
+
     May be reported though the result is right: jaxcheck does not follow
-    `jax.clear_caches()`, or a change after the last call of the function.
+    `jax.clear_caches()`, nor a later call whose arguments have new shapes or
+    types, which traces again and reads the new value.
     Put `# noqa: JAX204` on the reported line.
 
     ## References

@@ -4,8 +4,9 @@
 from a lambda, a nested function, a `partial` or a bound method (a new object
 each time) and thrown away there, every call starts with an empty cache and
 traces and compiles again: 4 calls, 4 compilations, where 1 is needed.
-Only code that runs again and again is flagged (made in a loop, or in a
-function a loop or `tree_map` reaches): code run once per program pays the
+Only code that runs again and again is flagged (made in a loop, in a
+function a loop or `tree_map` reaches, or in a public function a library
+offers its users): code run once per program pays the
 one compile either way.
 """
 
@@ -52,9 +53,11 @@ class JitRecreatedPerCall(Rule):
     and only when that code runs again and again: the transform is applied in
     a loop (or a comprehension), or in a function the project calls on every
     turn of a loop (directly, or a few calls deeper) or gives to
-    `jax.tree_util.tree_map`. Code run once per program (at import, in a
-    script's `main()`, in `__init__`) pays the one compilation either way and
-    is not flagged.
+    `jax.tree_util.tree_map`, or in a public function or method a library
+    offers its users (public names, in a module that is not a test, an
+    example or a script), who call it as often as they like. Code run once
+    per program (at import, in a script's `main()`, in `__init__`) pays the
+    one compilation either way and is not flagged.
 
     The compiling transforms are `jax.jit`, `pjit`, `jax.pmap`, `nnx.jit`,
     `nnx.pmap`, `eqx.filter_jit`, `eqx.filter_pmap`, and those you list in
@@ -203,8 +206,9 @@ class JitRecreatedPerCall(Rule):
     - `jax.make_jaxpr(f)(x)`, `jax.checkpoint`/`jax.remat`, `vmap`, `grad`: not
       compiling transforms;
     - code the project runs once: a function no loop of the project reaches
-      (`ok_jit_once_in_main.py`: `main()` jits a `partial` once, then calls it
-      in its loop: 1 trace for 4 steps).
+      and no user of a library calls (`ok_jit_once_in_main.py`: a script's
+      `main()` jits a `partial` once, then calls it in its loop: 1 trace for 4
+      steps), a private function, `__init__` and `setup`.
 
     Not flagged, but compiles on every call just the same (checked on the
     versions above):
@@ -217,9 +221,6 @@ class JitRecreatedPerCall(Rule):
     - `f = jax.jit(lambda ...)` bound in a loop at module level;
     - a bound method of an object whose class jaxcheck does not know
       (`jax.jit(model.apply)(x)` with `model` an unannotated parameter).
-
-    Not flagged: a public function of a library that the project itself never
-    calls in a loop, though its users may call it again and again.
 
     Not flagged, because it is no recompile: `eqx.filter_jit(self.apply)(x)`
     (and `eqx.filter_pmap`) made on every call. Two bound methods of the same
@@ -260,7 +261,7 @@ class JitRecreatedPerCall(Rule):
                 if what is None:
                     continue
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
-                if not in_loop and made.function not in model.functions.called_repeatedly:
+                if not (in_loop or made.function in model.functions.called_repeatedly or _offered(made, model)):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
                 if made.function and (model.functions.is_test(made.function) or model.functions.while_tracing(path, made.function)):
                     continue  # a test runs it once, on purpose; JAX runs traced code once per compilation
@@ -279,6 +280,8 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
             "Keep the result once (`step = jax.jit(step)` at module level or in `__init__`) and call that",
         )
     where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
+    if made.function and not made.in_loop and made.function not in model.functions.called_repeatedly:
+        where += ", which the library offers its users to call as often as they like,"
     how = "and calls it right away" if made.fate == CALLED else "and uses it only there"
     return (
         f"`{transform}` makes a new jitted function from {what} {where} {how}, so JAX traces and compiles it "
@@ -286,6 +289,17 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
         "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
         "arguments",
     )
+
+
+def _offered(made: Made, model: Model) -> bool:
+    """Made in a function a library offers its users, who call it as often as
+    they like; not in one that builds an object (`__init__`, `setup`), which
+    runs once per object."""
+    name = made.function.rpartition(".")[2]
+    return name not in _BUILDING and model.functions.offered_to_users(made.function)
+
+
+_BUILDING = frozenset({"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__"})
 
 
 def _made_anew(made: Made, model: Model) -> str | None:

@@ -11,13 +11,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jaxcheck.model.classes import IDENTITY, UNHASHABLE, VALUE
-from jaxcheck.model.evidence import Staleness, built_repeatedly, class_state_change, later_changes, runs_repeatedly
-from jaxcheck.model.jax_versions import RECOMPILES, STALE, Target, outcomes, since
+from jaxcheck.model.evidence import (
+    Staleness,
+    built_by_users,
+    built_repeatedly,
+    class_state_change,
+    later_changes,
+    public_state_read,
+    runs_repeatedly,
+)
+from jaxcheck.model.jax_versions import STALE, Target, outcomes
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import FIELD, StaticUse
 from jaxcheck.findings import Related, place_named
-from jaxcheck.rules.base import ClassRule, Rule, about_uses, related_change, related_uses, uses_text
+from jaxcheck.rules.base import ClassRule, Rule, about_uses, after_key_change, related_change, related_uses, uses_text
 
 _UNHASHABLE_ERROR = "`ValueError: Non-hashable static arguments are not supported`"
 _INSTEAD = {
@@ -37,9 +45,9 @@ def _hashes_once(use: StaticUse) -> bool:
 class MutableStatic(Rule):
     """A mutable object is a static argument of `jax.jit` and the jitted function
     reads its state: once the object changes, JAX silently reuses the function
-    compiled for the old state (before JAX 0.11, or on any release when it
-    hashes by identity), or compiles again for every change (from JAX 0.11 on,
-    when it hashes by value).
+    compiled for the old state (on JAX 0.9 to 0.10, or on any release when it
+    hashes by identity), or compiles again for every change (on the other
+    releases, when it hashes by value).
 
     ## What it does
 
@@ -84,27 +92,28 @@ class MutableStatic(Rule):
     `jax.jit` looks compiled functions up by the static arguments' `hash` and
     `==`, and keeps the object it was first called with as the cache key.
     Changing that object does not make JAX compile again: later calls return the
-    old result, with no error. Before JAX 0.11 a value hash
+    old result, with no error. On JAX 0.9 to 0.10 a value hash
     (`unsafe_hash=True`, your own `__hash__`/`__eq__`) does not help.
 
-    From JAX 0.11 on, `jax.jit` (and `pjit`, `nnx.jit`, `make_jaxpr`,
-    `eqx.filter_jit`, which cache the same way) hashes a static key when it
-    stores it. A class that hashes by value then gives the right result after a
-    change, but compiles again for every change, and the cache keeps an entry
-    keyed on an object that no longer matches its stored hash. The same code is
-    stale on older JAX, so it is still reported, with the consequence that holds
-    on the JAX your project targets. A class that hashes by identity is stale on
-    every release. `jax.pmap`, `jax.checkpoint` and `eqx.filter_pmap` hash a
-    key once, when they store it, on every release: a value-hashed key changed
-    afterwards misses their cache and compiles again, an identity-hashed one is
-    stale.
+    Up to JAX 0.8 and again from 0.11 on, `jax.jit` (and `pjit`, `nnx.jit`,
+    `make_jaxpr`, `eqx.filter_jit`, which cache the same way) hashes a static
+    key when it stores it. A class that hashes by value then gives the right
+    result after a change, but compiles again for every change, and the cache
+    keeps an entry keyed on an object that no longer matches its stored hash.
+    The same code is stale on jax 0.9.0 to 0.10.2, so it is still reported,
+    with the consequence that holds on the JAX your project targets (both,
+    with their releases, when it admits releases of both kinds). A class that
+    hashes by identity is stale on every release. `jax.pmap`, `jax.checkpoint`
+    and `eqx.filter_pmap` hash a key once, when they store it, on every
+    release: a value-hashed key changed afterwards misses their cache and
+    compiles again, an identity-hashed one is stale.
 
-    On jax 0.10.2 the example prints 4.0 then 4.0 instead of 4.0 then 6.0
-    (afterwards even a fresh `Config(scale=3)` gets 4.0); on jax 0.11.0 and
-    0.12.0.1 it prints 4.0 then 6.0 and traces twice. The TORAX Vehicle (which
-    hashes by identity) prints 2 then 2 instead of 2 then 4 on every release;
-    the FAQ's CustomClass with `__hash__`/`__eq__` gives 6, not 3, after
-    `c.mul = False` on jax 0.10.2.
+    On jax 0.9.0 to 0.10.2 the example prints 4.0 then 4.0 instead of 4.0 then
+    6.0 (afterwards even a fresh `Config(scale=3)` gets 4.0); on jax 0.4.30 to
+    0.8.3 and 0.11.0 to 0.12.0.1 it prints 4.0 then 6.0 and traces twice. The
+    TORAX Vehicle (which hashes by identity) prints 2 then 2 instead of 2 then 4
+    on every release; the FAQ's CustomClass with `__hash__`/`__eq__` gives 6,
+    not 3, after `c.mul = False` on jax 0.9.0 to 0.10.2.
 
     ## Example
 
@@ -124,8 +133,8 @@ class MutableStatic(Rule):
     cfg = Config(scale=2)
     print(step(2.0, cfg=cfg))  # 4.0
     cfg.scale = 3
-    print(step(2.0, cfg=cfg))  # jax < 0.11: 4.0 again, the function compiled for scale=2
-                               # jax >= 0.11: 6.0, compiled again; the first entry is keyed on the changed cfg
+    print(step(2.0, cfg=cfg))  # jax 0.9 to 0.10: 4.0 again, the function compiled for scale=2
+                               # other releases: 6.0, compiled again; the first entry is keyed on the changed cfg
     ```
 
     ## Use instead
@@ -188,7 +197,17 @@ class MutableStatic(Rule):
       each bound to a new `Config(...)`);
     - an in-place change (`.append(...)`, an item assignment) of a list, dict,
       set or array the object holds;
-    - any of these on an object held in its fields, up to three fields deep.
+    - any of these on an object held in its fields, up to three fields deep;
+    - *latent*: nothing in the project changes it, but the jitted function
+      reads public state (attributes without a leading `_` set while the
+      object is built, public fields, through properties and helpers too) of
+      a class the library's users build: public, defined at module level in
+      a module of the library, not in a test, an example, a benchmark, a
+      script or a notebook. Users who set `env.size = 8` after the first call
+      meet the consequence: the finding, at the class, names the attributes
+      read and what that change does on the target JAX release. Where the
+      project itself changes some of that state, the message names that
+      change first.
 
     It is not reported for a class that hashes by value when every static use
     is under `jax.pmap`, `jax.checkpoint`/`jax.remat`, `nnx.pmap`, `nnx.remat`
@@ -343,7 +362,8 @@ class MutableStatic(Rule):
         if inside:
             return
         if stale:
-            item = min(stale, key=lambda item: (item.change.file, item.change.location))
+            # The project's own change first: it is the real bug; a user's is one that may come.
+            item = min(stale, key=lambda item: (item.change.invited, item.change.file, item.change.location))
             change = item.change.shown
             consequence = _after_change(self._outcomes(model, qualname, item, target, by_value), change, target)
             if item.holder == qualname:
@@ -356,6 +376,22 @@ class MutableStatic(Rule):
                 (related_change(item.change), *related),
             )
         elif traits.mutable and traits.has_state and not (by_value and traits.hashing == VALUE and all(map(_hashes_once, uses))):
+            public = public_state_read(model, qualname, reads) if built_by_users(model, qualname) else []
+            if public:  # latent: its users set what the traced code reads
+                shown = ", ".join(f"`{name}`" for name in public[:_NAMED_ATTRIBUTES])
+                more = len(public) - _NAMED_ATTRIBUTES
+                shown += f" and {more} more" if more > 0 else ""
+                kinds = outcomes("changed-value-key", target) if by_value and traits.hashing == VALUE else (STALE,)
+                change = f"a user's `{_instance_name(cls.name)}.{public[0]} = ...`"
+                yield self.finding(
+                    path,
+                    cls.location,
+                    f"`{cls.name}` is mutable ({traits.mutable_because}) but {where}, and the traced code reads its "
+                    f"public {shown}: {_after_change(kinds, change, target)}",
+                    _fix(cls.name),
+                    related,
+                )
+                return
             yield self.finding(
                 path,
                 cls.location,
@@ -385,20 +421,18 @@ def _fix(name: str) -> str:
     )
 
 
+_NAMED_ATTRIBUTES = 3  # how many public attributes a latent finding names before "and N more"
+
+
+def _instance_name(cls: str) -> str:
+    """How a message names an instance of the class: `env` for `Env`, `cfg` for `TrainConfig`."""
+    words = [word for word in "".join(f" {c}" if c.isupper() else c for c in cls).split() if word]
+    return words[-1].lower() if words else "obj"
+
+
 def _after_change(consequences: tuple[str, ...], change: str, target: Target) -> str:
     """What JAX does once the static object changes, on the releases the project targets."""
-    release = since("changed-value-key")
-    if consequences == (STALE,):
-        return f"after {change} the next call silently reuses the function compiled for the old state"
-    if consequences == (RECOMPILES,):
-        return (
-            f"after {change}, JAX {release} and later compile again on every change (JAX before {release}: a stale "
-            "result)"
-        )
-    return (
-        f"after {change}, JAX before {release} silently reuses the function compiled for the old state, and "
-        f"JAX {release} and later compile again on every change (jax {target.describe()} admits both)"
-    )
+    return f"after {change}, {after_key_change(consequences, target, 'state')}"
 
 
 class IdentityHashStatic(ClassRule):

@@ -7,7 +7,7 @@ class Base:
     def _setup(self, n):
         self.n = n
 
-class Cfg(Base):  # strict: JAX101
+class Cfg(Base):  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, n):
         self._setup(n)
 

@@ -7,7 +7,7 @@ def outer(x):
     class Cfg:  # expect: JAX102; strict: JAX101
         def __init__(self):
             self.n = 2
-    @partial(jax.jit, static_argnums=1)
+    @partial(jax.jit, static_argnums=1)  # expect: JAX401
     def inner(x, cfg):
         return x * cfg.n
     return inner(x, Cfg())

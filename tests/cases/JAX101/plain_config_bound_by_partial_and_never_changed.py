@@ -7,7 +7,7 @@ import jax
 TRACES = []
 
 
-class Config:  # strict: JAX101, JAX102
+class Config:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, scale):
         self.scale = scale
 

@@ -1,7 +1,7 @@
 # A value-hashed plain class assigned only in __init__ and its helper can still be assigned: JAX101 under the design standard.
 import jax
 
-class Config:  # strict: JAX101
+class Config:  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, num_wheels):
         self.num_wheels = num_wheels
         self._derive()

@@ -2,7 +2,7 @@
 from functools import partial
 import jax
 
-class Vehicle:  # strict: JAX101, JAX102
+class Vehicle:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, num_wheels):
         self.num_wheels = num_wheels
 

@@ -7,7 +7,7 @@ import jax
 TRACES = []
 
 
-class Scaler:  # strict: JAX101
+class Scaler:  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, factor):
         self.factor = factor
 

@@ -3,7 +3,7 @@
 from functools import partial
 import jax
 
-class Cfg:  # strict: JAX101
+class Cfg:  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, n):
         self.n = n
 

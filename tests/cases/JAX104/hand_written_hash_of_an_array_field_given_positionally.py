@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 
-class Cfg:  # strict: JAX101
+class Cfg:  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, table):
         self.table = jnp.asarray(table)  # expect: JAX104
 

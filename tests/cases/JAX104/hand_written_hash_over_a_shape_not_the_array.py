@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 
-class Affine:  # strict: JAX101
+class Affine:  # expect: JAX101  (latent: public state the trace reads)
     def __init__(self, w, n):
         self.w, self.n = jnp.array(w), n  # strict: JAX104
 

@@ -2,7 +2,7 @@
 import jax
 import jax.numpy as jnp
 
-class Model:  # strict: JAX101, JAX102
+class Model:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, w):
         self.w = jnp.asarray(w)  # strict: JAX104
 

@@ -16,7 +16,7 @@ class Sampler:
         return Sample(jax.random.normal(key, (3,)), jnp.ones(3))
 
 
-class Noisy:  # strict: JAX101, JAX102
+class Noisy:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, helper, key):
         self.helper = helper
         self.noise = self.helper.sample(key)  # strict: JAX104

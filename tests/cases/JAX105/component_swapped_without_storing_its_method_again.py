@@ -19,7 +19,7 @@ class Tripler:
         return x * 3.0
 
 
-class Pipeline:  # strict: JAX101, JAX102
+class Pipeline:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, component: Doubler):
         self.component = component
         self.run_part = self.component.run  # strict: JAX105

@@ -10,7 +10,7 @@ def double(x):
     return x * 2.0
 
 
-class Pipeline:  # strict: JAX101, JAX102
+class Pipeline:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self):
         self.run_part = double
 

@@ -13,7 +13,7 @@ class Doubler:
         return x * 2.0
 
 
-class Pipeline:  # strict: JAX101, JAX102
+class Pipeline:  # expect: JAX101  # strict: JAX102  (latent: public state the trace reads)
     def __init__(self, component: Doubler):
         self.component = component
         self.run_part = self.component.run  # strict: JAX105

@@ -1,16 +1,6 @@
 # A lambda jitted in __init__ of a class built in a loop compiles once per object built.
 # jax 0.10.2: each Evaluator(...) jits a new lambda: a compile per object.
-import functools
-
 import jax
-
-
-def body(v):
-    return v * 2
-
-
-def evaluate(x):
-    return jax.jit(functools.partial(body))(x)
 
 
 class Evaluator:
