@@ -620,7 +620,7 @@ class IdentityHashStatic(ClassRule):
         consequence = (
             f"it is {built}, so each new, equal instance traces and compiles again"
             if built
-            else "each new, equal instance would trace and compile again (nothing here builds more than one)"
+            else "each new, equal instance would trace and compile again (jaxcheck found no place that builds more than one)"
         )
         yield self.finding(
             path,
