@@ -49,6 +49,8 @@ class Application:
     spec: StaticSpec | None  # None when its static arguments are not literals
     target: f.Value | None  # the function given to the transform; None for decorators
     location: f.Location  # the decorator or the call that applies it
+    # The transform `target` was given through (`jax.vmap` in `jit(vmap(fn))`): a new function each time.
+    wrapped_by: str = ""
 
 
 def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> Application | None:
@@ -76,7 +78,9 @@ def application(value: f.Value, table: dict[str, Transform] = TRANSFORMS) -> App
             spec = None  # `*args`: how many parameters it binds is not known
         else:
             spec = replace(spec, bound=len(args) - 1)
-    return Application(transform, spec, unwrapped(args[0]) if args else None, value.location)
+    target = unwrapped(args[0]) if args else None
+    wrapped_by = args[0].dotted if args and target is not args[0] else ""
+    return Application(transform, spec, target, value.location, wrapped_by)
 
 
 def unwrapped(target: f.Value) -> f.Value:

@@ -13,7 +13,7 @@ one compile either way.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.model.functions import CALLED, DROPPED, THROWAWAY, Made
+from jaxcheck.model.functions import CALLED, DROPPED, REUSED, THROWAWAY, Made
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -38,8 +38,12 @@ class JitRecreatedPerCall(Rule):
     - a `functools.partial(...)`;
     - a bound method of an object whose class jaxcheck knows: `self._apply`, or
       `model.apply` with `model` bound to `Model(...)` or annotated `Model`;
+    - any function given through `jax.vmap`, `jax.grad` and their kin
+      (`jax.jit(jax.vmap(fn))`): each application returns a new function;
 
-    when its result is used only there:
+    when its result is used only there (in a function that runs again and
+    again, a local called more than once in one run also compiles once per
+    run):
 
     - called at once: `jax.jit(lambda v: _body(v))(x)`, also in a comprehension;
     - made as a statement and dropped: `jax.jit(inner)` alone on its line;
@@ -186,9 +190,8 @@ class JitRecreatedPerCall(Rule):
     - `jax.jit(fn)(x)` with `fn` a module-level function (also `pjit`,
       `jax.pmap`, `eqx.filter_jit`): `fn` is the same object every time, so
       JAX finds its cache again (1 trace for 4 calls);
-    - a jitted function made once and reused in the same call:
-      `step = jax.jit(...)` then `for ...: step(...)`, or a local called more
-      than once;
+    - a jitted function made once and reused in a function that runs once:
+      `step = jax.jit(...)` then `for ...: step(...)` in a script's `main()`;
     - factories that return the jitted function, and jitted functions stored
       (`self._f = ...`) or passed on;
     - module-level code outside a loop: it runs once, at import;
@@ -216,8 +219,6 @@ class JitRecreatedPerCall(Rule):
     - `nnx.jit(fn)(x)` or `nnx.pmap(fn)(x)` made on every call, even with `fn`
       a module-level function: each new `nnx.jit` starts with an empty cache
       (4 traces for 4 calls). Keep `nnx.jit(fn)` once;
-    - a local made per call and called more than once (`f(x) + f(y)`): 1
-      compilation per call instead of 1 in all;
     - `f = jax.jit(lambda ...)` bound in a loop at module level;
     - a bound method of an object whose class jaxcheck does not know
       (`jax.jit(model.apply)(x)` with `model` an unannotated parameter).
@@ -255,14 +256,17 @@ class JitRecreatedPerCall(Rule):
     def check(self, model: Model):
         for path in model.symbols.modules:
             for made in model.functions.made(path):
-                if made.fate not in THROWAWAY or not made.transform.compiles:
+                if made.fate not in (*THROWAWAY, REUSED) or not made.transform.compiles:
                     continue
                 what = _made_anew(made, model)
                 if what is None:
                     continue
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
-                if not (in_loop or made.function in model.functions.called_repeatedly or _offered(made, model)):
+                runs_again = made.function in model.functions.called_repeatedly or _offered(made, model)
+                if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
+                if made.fate == REUSED and not runs_again:
+                    continue  # made once in this run of the function and used again in it: the cache is used
                 if made.function and (model.functions.is_test(made.function) or model.functions.while_tracing(path, made.function)):
                     continue  # a test runs it once, on purpose; JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
@@ -282,7 +286,11 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
     where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
     if made.function and not made.in_loop and made.function not in model.functions.called_repeatedly:
         where += ", which the library offers its users to call as often as they like,"
-    how = "and calls it right away" if made.fate == CALLED else "and uses it only there"
+    how = (
+        "and calls it right away" if made.fate == CALLED
+        else "and uses it only in that call" if made.fate == REUSED
+        else "and uses it only there"
+    )
     return (
         f"`{transform}` makes a new jitted function from {what} {where} {how}, so JAX traces and compiles it "
         "again every time",
@@ -313,6 +321,8 @@ def _made_anew(made: Made, model: Model) -> str | None:
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
+    if made.application.wrapped_by:  # `jit(vmap(fn))`: the vmap is a new function each time, with a new cache
+        return f"`{made.application.wrapped_by.rpartition('.')[2]}(...)`, a new function object each time"
     if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
         function = model.symbols.functions.get(target.ref.name)
         if function is not None and function.loop_depth and not function.class_qualname:

@@ -1,5 +1,5 @@
-# A function jitted once before a loop and called in it compiles once.
-# jax 0.10.2: one jitted function, called 4 times with same-shaped inputs: 1 trace.
+# A nested jitted function called twice in one call of its maker reuses its cache there, but `train` calls the maker on every turn.
+# jax 0.10.2: inner compiles once per call of step() (its second call hits that cache): once per item of `train`.
 import jax
 
 
@@ -8,10 +8,11 @@ def body(v, n=1):
 
 
 def step(x, xs):
-    f = jax.jit(lambda v: v * 2)
-    for _ in range(4):
-        x = f(x)
-    return x
+    @jax.jit  # expect: JAX401
+    def inner(v):
+        return v * 2
+
+    return inner(inner(x))
 
 
 class Model:
