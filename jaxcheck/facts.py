@@ -13,6 +13,8 @@ import dataclasses
 from dataclasses import dataclass
 from operator import attrgetter
 
+# Changes whenever the fields of the facts do: cached facts of another version are not read.
+FACTS_VERSION = 2
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -352,3 +354,4 @@ class ModuleFacts:
     loop_calls: tuple[tuple[str, Ref], ...] = ()  # (enclosing function or "", what is called) in a loop
     item_writes: tuple[ItemWrite, ...] = ()
     repeated: tuple[Location, ...] = ()  # every call made in a loop or a comprehension
+    looped_writes: tuple[Location, ...] = ()  # every binding, attribute or item write made in a loop

@@ -406,6 +406,7 @@ class _AstExtractor(FactsBuilder):
         function = scope.function
         conditional = self.branch_depth.get(function, 0) > 0
         self.bindings.append(f.Binding(ref, value or f.Value(f.OTHER, location), location, function, conditional))
+        self.note_loop(location, function)
 
     def bind_target(self, target: ast.AST, value: f.Value | None, scope: Scope) -> None:
         kind = type(target)
@@ -431,6 +432,7 @@ class _AstExtractor(FactsBuilder):
                         scope.resolve_dotted(base), target.attr, self.location(target), scope.function, value
                     )
                 )
+                self.note_loop(self.location(target), scope.function)
             else:
                 self.scan(target.value, scope)
         elif kind is ast.Subscript:
@@ -439,6 +441,7 @@ class _AstExtractor(FactsBuilder):
                 self.item_writes.append(
                     f.ItemWrite(scope.resolve_dotted(container), self.location(target), scope.function)
                 )
+                self.note_loop(self.location(target), scope.function)
             self.scan(target, scope)
 
     # Definitions

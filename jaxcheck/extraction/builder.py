@@ -89,6 +89,7 @@ class FactsBuilder:
         self.loop_calls: set[tuple[str, f.Ref]] = set()
         self.item_writes: list[f.ItemWrite] = []
         self.repeated: list[f.Location] = []
+        self.looped_writes: list[f.Location] = []
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -109,6 +110,7 @@ class FactsBuilder:
             loop_calls=tuple(sorted(self.loop_calls)),
             item_writes=tuple(self.item_writes),
             repeated=tuple(self.repeated),
+            looped_writes=tuple(self.looped_writes),
         )
 
     def statements(self, statements, scope: Scope) -> None:
@@ -211,6 +213,12 @@ class FactsBuilder:
                 name = attribute.literal if isinstance(attribute.literal, str) else "*"
                 written = value.args[2] if len(value.args) > 2 else None
                 self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
+                self.note_loop(value.location, function)
+
+    def note_loop(self, location: f.Location, function: str) -> None:
+        """A write made in a loop of its scope: it runs again after what follows it in the loop."""
+        if self.loop_depth.get(function, 0):
+            self.looped_writes.append(location)
 
     def value(self, node, scope: Scope, shadowed: frozenset[str] = frozenset(), depth: int | None = None) -> f.Value:
         """The Value of an expression; names in `shadowed` (lambda parameters,

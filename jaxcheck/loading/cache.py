@@ -32,7 +32,7 @@ from jaxcheck.findings import Finding
 from jaxcheck.loading.source import read_bytes
 
 # What an entry depends on besides its own key: the pickled classes change with jaxcheck and Python.
-_EDITION = f"{__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
+_EDITION = f"{__version__}-facts{f.FACTS_VERSION}-py{sys.version_info[0]}.{sys.version_info[1]}"
 _TEMPORARY = ".tmp-"
 _STALE_TEMPORARY = 3600  # seconds: a temporary file older than this was left by a run that died
 _SLACK = 256  # facts entries kept beyond twice what a run uses, before the oldest are pruned

@@ -10,7 +10,7 @@ when one scope calls the jitted function and then makes the change.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -96,6 +96,8 @@ class Constants:
     def baked(self) -> list[Baked]:
         found = []
         for jitted in self.jitted:
+            if self._redefined(jitted):
+                continue  # which definition a call runs needs the order the code runs in (a notebook's cells)
             traced = self._traced_from(jitted.function)
             tracing = set(traced)
             for reader in traced:
@@ -108,6 +110,15 @@ class Constants:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
         unique = {(item.change_path, item.change, item.variable): item for item in found}
         return sorted(unique.values(), key=lambda item: (item.change_path, item.change))
+
+    def _redefined(self, jitted: Jitted) -> bool:
+        """The jitted function, or a class or function it is defined in, is
+        defined more than once in its module: calls cannot be told apart."""
+        module = self.symbols.modules[jitted.path]
+        names = [function.qualname for function in module.functions] + [cls.qualname for cls in module.classes]
+        counts = Counter(names)
+        parts = jitted.function.split(".")
+        return any(counts[".".join(parts[:end])] > 1 for end in range(len(parts), 1, -1))
 
     def _changed_reads(self, reader: str) -> list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]:
         """The variables the function reads that are changed somewhere, with their
@@ -264,15 +275,16 @@ class Constants:
         self, jitted: Jitted, path: str, scope: str, change: f.Location, before: f.Location, variable: Ref
     ) -> bool:
         """Whether the jitted function runs again after `change` in `scope`,
-        where `before` ran it first: a later call there; the earlier call made
-        on every turn of a loop (the next turn comes after the change); or,
+        where `before` ran it first: a later call there; the call and the
+        change both made on every turn of a loop (the next turn calls again); or,
         for a module-level value, which outlives the scope, the scope run again
         (called repeatedly by the project, or a function a library offers its
         users)."""
         if any(later > change for later in self._runs(jitted).get((path, scope), ())):
             return True
-        if before in self.symbols.modules[path].repeated:
-            return True
+        module = self.symbols.modules[path]
+        if before in module.repeated and (change in module.looped_writes or change in module.repeated):
+            return True  # the call and the change in a loop: the next turn calls again
         if not scope:  # changed on import: the module's users call the jitted function afterwards
             return self.functions.public_api(jitted.function)
         if variable.is_local:

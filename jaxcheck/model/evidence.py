@@ -89,7 +89,24 @@ def built_by_users(model: Model, cls: str) -> bool:
     if any(part.startswith("_") for part in inside):
         return False
     # A class defined in a function is made anew by each call: none of the library's users builds it.
-    return all(".".join([module, *inside[:end]]) in model.symbols.classes for end in range(1, len(inside)))
+    if not all(".".join([module, *inside[:end]]) in model.symbols.classes for end in range(1, len(inside))):
+        return False
+    return not _a_part_of_other_objects(model, cls)
+
+
+def _a_part_of_other_objects(model: Model, cls: str) -> bool:
+    """Built by the library only while it builds objects of other classes (a
+    planner made in an environment's `__init__`): a part of them, which users
+    do not build or set themselves."""
+    sites = model.values.constructions(cls)
+    if not sites:
+        return False
+    for path, call in sites:
+        function = _enclosing(model, path, call.location)
+        owner, _, method = function.rpartition(".")
+        if method not in ("__init__", "__post_init__", "setup") or owner not in model.symbols.classes or owner == cls:
+            return False
+    return True
 
 
 def public_state_read(model: Model, cls: str, reads: Reads) -> list[str]:

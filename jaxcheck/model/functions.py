@@ -32,7 +32,7 @@ THROWAWAY = frozenset({CALLED, DROPPED, ONCE})
 # Folders whose modules run as written, for their own sake, not as a library's API.
 _NOT_LIBRARY_FOLDERS = frozenset(
     {"test", "tests", "testing", "example", "examples", "script", "scripts", "benchmark", "benchmarks", "bench",
-     "demo", "demos", "docs", "doc", "notebooks", "tutorials", "experimental_scripts"}
+     "demo", "demos", "docs", "doc", "notebooks", "tutorials", "experimental_scripts", "experiments", "baselines"}
 )
 _CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
 

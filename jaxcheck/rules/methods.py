@@ -265,9 +265,14 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
     found = []
     for item in later_changes(model, cls, reads, []):
         change = item.change
-        if item.holder == cls and not change.inside and not change.invited:
-            if change.file == made.path and change.function == made.function and change.location < made.application.location:
+        if item.holder == cls and _set_up_before(model, change, made, obj):
+            continue
+        # Earlier in the code that makes the jitted function: traced with it, and
+        # a later run of that code writes again and makes a new one.
+        if item.holder == cls and not change.invited and change.file == made.path and change.function == made.function:
+            if change.location < made.application.location:
                 continue
+        if item.holder == cls and not change.inside and not change.invited:
             if obj is not None and distinct(model, change.target, obj):
                 continue
         if made.fate in (REUSED, PASSED) and not (
@@ -276,6 +281,23 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
             continue
         found.append(change)
     return sorted(found, key=lambda change: (change.file, change.location))
+
+
+def _set_up_before(model: Model, change: Change, made: Made, obj: f.Ref | None) -> bool:
+    """A method that sets the state (`prim.def_impl(...)`), which the project
+    calls on the object only before the jit, in the code that makes it: setup
+    that runs once, not a change after use."""
+    if not change.inside or obj is None:
+        return False
+    name = change.function.rpartition(".")[2]
+    calls = [
+        (path, scope, call) for path, scope, call in model.symbols.calls.where(last=(name,))
+        if call.ref is not None and call.ref.parent == obj
+    ]
+    return bool(calls) and all(
+        path == made.path and scope == made.function and call.location < made.application.location
+        for path, scope, call in calls
+    )
 
 
 class JittedBoundMethod(Rule):

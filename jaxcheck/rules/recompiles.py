@@ -307,7 +307,10 @@ def _offered(made: Made, model: Model) -> bool:
     return name not in _BUILDING and model.functions.offered_to_users(made.function)
 
 
-_BUILDING = frozenset({"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__"})
+# Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
+_BUILDING = frozenset(
+    {"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__", "init", "initialize"}
+)
 
 
 def _made_anew(made: Made, model: Model) -> str | None:
