@@ -57,6 +57,7 @@ class Constants:
         # Memos: every change of a variable is asked about for each jitted function and each reader.
         self._changes_of: dict[Ref, list[tuple[str, f.Location, str, str]]] = {}
         self._runs_of: dict[Jitted, dict[tuple[str, str], list[f.Location]]] = {}
+        self._definitions: dict[str, Counter[str]] = {}
         self._variables: dict[Ref, Ref | None] = {}
         self._reads_of: dict[str, list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]] = {}
         self._traced: dict[str, list[str]] = {}
@@ -114,10 +115,17 @@ class Constants:
     def _redefined(self, jitted: Jitted) -> bool:
         """The jitted function, or a class or function it is defined in, is
         defined more than once in its module: calls cannot be told apart."""
-        module = self.symbols.modules[jitted.path]
-        names = [function.qualname for function in module.functions] + [cls.qualname for cls in module.classes]
-        counts = Counter(names)
-        parts = jitted.function.split(".")
+        return self._defined_twice(jitted.path, jitted.function)
+
+    def _defined_twice(self, path: str, qualname: str) -> bool:
+        """`qualname`, or a class or function it is in, is defined more than once in the module at `path`."""
+        counts = self._definitions.get(path)
+        if counts is None:
+            module = self.symbols.modules[path]
+            counts = self._definitions[path] = Counter(
+                [function.qualname for function in module.functions] + [cls.qualname for cls in module.classes]
+            )
+        parts = qualname.split(".")
         return any(counts[".".join(parts[:end])] > 1 for end in range(len(parts), 1, -1))
 
     def _changed_reads(self, reader: str) -> list[tuple[Ref, list[tuple[str, f.Location, str, str]]]]:
@@ -398,7 +406,10 @@ class Constants:
         if known is not None:
             return known
         direct = [item for name in jitted.names for item in self._calls_of(name)]
-        runners = {scope for path, scope, _ in direct if scope and self.symbols.path_of.get(scope) == path}
+        runners = {
+            scope for path, scope, _ in direct
+            if scope and self.symbols.path_of.get(scope) == path and not self._defined_twice(path, scope)
+        }
         found: dict[tuple[str, str], list[f.Location]] = defaultdict(list)
         for path, scope, call in [*direct, *(item for runner in runners for item in self._callers(runner))]:
             found[path, scope].append(call.location)
