@@ -327,6 +327,7 @@ class Classes:
         if known is not None:
             return known
         names = set(CONSTRUCTION | SETUP)
+        names.update(method.name for method in self.symbols.methods(qualname) if _sets_up(method.name))
         pending = [method for method in self.symbols.methods(qualname) if method.name in names]
         while pending:
             function = pending.pop()
@@ -395,6 +396,13 @@ class Classes:
         if name == "__hash__":
             return options.eq or options.unsafe_hash
         return options.eq
+
+
+def _sets_up(name: str) -> bool:
+    """A method that gives an object its first state, by name: `init`,
+    `initialize`, `init_model_fn`, `setup_params` (flax's `setup` and
+    `__init__` are known apart). Its writes are setup, not changes after use."""
+    return name in ("init", "initialize") or name.startswith(("init_", "initialize_", "setup_"))
 
 
 def defers_to_super(method: f.FunctionFacts) -> bool:

@@ -58,6 +58,8 @@ def later_changes(model: Model, cls: str, reads: Reads, uses: list[StaticUse], d
                 continue
             for inner in model.values.held_classes(field):
                 for nested in later_changes(model, inner, inner_reads, [], depth - 1):
+                    if field.name.startswith("_") and _only_offered(model, nested.change):
+                        continue  # users reach no object held in a private field to call its setter
                     found.append(Staleness(nested.change, (field.name, *nested.read), nested.holder))
     return found
 
@@ -75,6 +77,12 @@ def invited_changes(model: Model, cls: str) -> list[Change]:
         for field in model.classes.fields(cls)
         if field.declared and not field.name.startswith("_")
     ]
+
+
+def _only_offered(model: Model, change: Change) -> bool:
+    """A change users may make but the project never does: a public field of a
+    library's dataclass, or a setter method the project never calls."""
+    return change.invited or (change.inside and change.function not in model.functions.called)
 
 
 def built_by_users(model: Model, cls: str) -> bool:

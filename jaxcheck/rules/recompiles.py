@@ -304,7 +304,9 @@ def _offered(made: Made, model: Model) -> bool:
     they like; not in one that builds an object (`__init__`, `setup`), which
     runs once per object."""
     name = made.function.rpartition(".")[2]
-    return name not in _BUILDING and model.functions.offered_to_users(made.function)
+    if name in _BUILDING or name.startswith(("init_", "initialize_", "setup_")):
+        return False
+    return model.functions.offered_to_users(made.function)
 
 
 # Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
@@ -327,6 +329,9 @@ def _made_anew(made: Made, model: Model) -> str | None:
     if made.application.wrapped_by:  # `jit(vmap(fn))`: the vmap is a new function each time, with a new cache
         return f"`{made.application.wrapped_by.rpartition('.')[2]}(...)`, a new function object each time"
     if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
+        outer = target.ref.name.rpartition(".")[0]
+        if outer in model.symbols.functions and made.function.startswith(outer + ".") and outer != made.function:
+            return None  # defined once by an enclosing function's run: the same object at every jit here
         function = model.symbols.functions.get(target.ref.name)
         if function is not None and function.loop_depth and not function.class_qualname:
             return f"the function `{function.name}` (its `def` runs on every loop turn)"
