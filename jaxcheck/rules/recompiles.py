@@ -38,6 +38,8 @@ class JitRecreatedPerCall(Rule):
     - a `functools.partial(...)`;
     - a bound method of an object whose class jaxcheck knows: `self._apply`, or
       `model.apply` with `model` bound to `Model(...)` or annotated `Model`;
+      or of any object given as a parameter (`jax.jit(env.step)` in
+      `def on_key(env, ...)`): a module is imported, never passed;
     - any function given through `jax.vmap`, `jax.grad` and their kin
       (`jax.jit(jax.vmap(fn))`): each application returns a new function;
 
@@ -220,8 +222,9 @@ class JitRecreatedPerCall(Rule):
       a module-level function: each new `nnx.jit` starts with an empty cache
       (4 traces for 4 calls). Keep `nnx.jit(fn)` once;
     - `f = jax.jit(lambda ...)` bound in a loop at module level;
-    - a bound method of an object whose class jaxcheck does not know
-      (`jax.jit(model.apply)(x)` with `model` an unannotated parameter).
+    - a bound method of an object whose class jaxcheck does not know, held
+      in a local or a global (`jax.jit(model.apply)(x)` with `model` read
+      from a registry).
 
     Not flagged, because it is no recompile: `eqx.filter_jit(self.apply)(x)`
     (and `eqx.filter_pmap`) made on every call. Two bound methods of the same
@@ -262,7 +265,12 @@ class JitRecreatedPerCall(Rule):
                 if what is None:
                     continue
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
-                runs_again = made.function in model.functions.called_repeatedly or _offered(made, model)
+                name = made.function.rpartition(".")[2]
+                runs_again = not _sets_up(name) and (
+                    # Objects built in a loop run `__init__` again and again; users build them as they need.
+                    made.function in model.functions.called_repeatedly
+                    or name not in _BUILDING and model.functions.offered_to_users(made.function)
+                )
                 if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
                 if made.fate == REUSED and not runs_again:
@@ -299,14 +307,10 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
     )
 
 
-def _offered(made: Made, model: Model) -> bool:
-    """Made in a function a library offers its users, who call it as often as
-    they like; not in one that builds an object (`__init__`, `setup`), which
-    runs once per object."""
-    name = made.function.rpartition(".")[2]
-    if name in _BUILDING or name.startswith(("init_", "initialize_", "setup_")):
-        return False
-    return model.functions.offered_to_users(made.function)
+def _sets_up(name: str) -> bool:
+    """A method that sets an object up once (`init`, `setup`,
+    `init_model_fn`), after it is built: once per object, or per run."""
+    return name in ("init", "initialize", "setup") or name.startswith(("init_", "initialize_", "setup_"))
 
 
 # Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
@@ -326,6 +330,10 @@ def _made_anew(made: Made, model: Model) -> str | None:
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
+    if _method_of_a_parameter(made, model):
+        if made.transform.all_static:
+            return None  # equinox hashes the function: a new bound method of the same object finds its cache
+        return f"the bound method `{target.ref.parent.dotted}.{target.ref.last}`"
     if made.application.wrapped_by:  # `jit(vmap(fn))`: the vmap is a new function each time, with a new cache
         return f"`{made.application.wrapped_by.rpartition('.')[2]}(...)`, a new function object each time"
     if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
@@ -336,6 +344,22 @@ def _made_anew(made: Made, model: Model) -> str | None:
         if function is not None and function.loop_depth and not function.class_qualname:
             return f"the function `{function.name}` (its `def` runs on every loop turn)"
     return model.values.per_instance_callable(target, "")
+
+
+def _method_of_a_parameter(made: Made, model: Model) -> bool:
+    """`jax.jit(env.step)` with `env` a parameter of the function that jits it:
+    whatever its class, a method taken off an object is a new bound method
+    each time (a module is imported, never passed)."""
+    target = made.application.target
+    if target is None or target.kind != f.NAME or target.ref is None or not target.ref.is_local:
+        return False
+    ref = target.ref
+    if len(ref.attributes) != 1 or ref.function != made.function:
+        return False
+    function = model.symbols.functions.get(made.function)
+    if function is None or ref.name in ("self", "cls"):  # their classes are known: `bound_methods`
+        return False
+    return any(parameter.name == ref.name for parameter in function.parameters)
 
 
 def _made_before_the_loop(made: Made, model: Model) -> bool:
