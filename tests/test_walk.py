@@ -30,7 +30,8 @@ def test_jobs_2_finds_what_jobs_1_finds(real: bool):
     paths = [FIXTURES, *([str(installed("equinox"))] if real else [])]
     one = engine.check(paths, find_config, jobs=1, use_cache=False)
     two = engine.check(paths, find_config, jobs=2, use_cache=False)
-    assert one.files == two.files > 200 + 100 * real
+    fixtures = sum(name.endswith(".py") for _, _, names in os.walk(FIXTURES) for name in names)
+    assert one.files == two.files >= fixtures + 40 * real  # equinox's modules too, whatever its release
     assert one.findings == two.findings and len({finding.code for finding in one.findings}) > 10
 
 
