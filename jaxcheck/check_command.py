@@ -85,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         except BaselineError as error:
             return _error(str(error))
     if args.add_noqa and findings is not None:
+        _notes(result, args)
         result.internal_errors += _add_noqa(findings)
     if findings is None or args.add_noqa:
         return EXIT_ERROR if result.internal_errors else EXIT_CLEAN
@@ -151,11 +152,7 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
     from jaxcheck.report.formats import HUMAN_FORMATS, Sources, colour_wanted, write_findings, write_statistics
 
     human = output_format in HUMAN_FORMATS
-    if not args.quiet:
-        for path, why in result.skipped:
-            print(f"jaxcheck: note: {shown(path)} skipped: {shown(why)}", file=sys.stderr)
-        for note in result.notes:
-            print(f"jaxcheck: note: {shown(note)}", file=sys.stderr)
+    _notes(result, args)
     colour = human and out is sys.stdout and colour_wanted(args.color, out)  # a file is never painted (ruff's)
     write_findings(output_format, result.findings, out, Sources(texts), colour)
     if args.statistics:
@@ -163,6 +160,15 @@ def _report(args: argparse.Namespace, output_format: str, result, texts: dict[st
         write_statistics(result.findings, out if human else sys.stderr)
     if not args.quiet and (human or args.output_file):
         _summary(result, fixed, args)
+
+
+def _notes(result, args: argparse.Namespace) -> None:
+    """What the user should know of the run, on stderr: files skipped, fewer workers."""
+    if not args.quiet:
+        for path, why in result.skipped:
+            print(f"jaxcheck: note: {shown(path)} skipped: {shown(why)}", file=sys.stderr)
+        for note in result.notes:
+            print(f"jaxcheck: note: {shown(note)}", file=sys.stderr)
 
 
 def _baseline(file: str, update: bool, result) -> list | None:

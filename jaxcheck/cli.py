@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the settings each path is checked with (config file, target JAX release and why) and exit",
     )
-    server = commands.add_parser("server", help='run the language server for editors (needs "jaxcheck[server]")')
+    server = commands.add_parser("server", help='run the language server for editors (needs pygls: pip install ".[server]" in a clone of jaxcheck)')
     server.add_argument("--stdio", action="store_true", help="speak over standard input and output (the default)")
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")

@@ -233,10 +233,23 @@ def _report(judgement: Judgement, files: dict[str, str], config: Config, result:
 
 
 def spelled(finding: Finding, path: str) -> Finding:
-    """The finding at `path`, the places in the same file it names or relates spelled the same way."""
-    related = tuple(replace(item, path=path) if item.path == finding.path else item for item in finding.related)
-    places = tuple(replace(place, path=path) if place.path == finding.path else place for place in finding.places)
+    """The finding at `path`, as the user's path spells it, and the places it
+    names or relates spelled the same way (SPEC 4: one spelling per run): the
+    same file as `path`, another with its `./`, or absolute when `path` is."""
+    related = tuple(replace(item, path=_like(item.path, finding.path, path)) for item in finding.related)
+    places = tuple(replace(place, path=_like(place.path, finding.path, path)) for place in finding.places)
     return replace(finding, path=path, related=related, places=places)
+
+
+def _like(other: str, own: str, path: str) -> str:
+    """`other`, a file a finding at `own` names, spelled as `path` spells `own`."""
+    if other == own:
+        return path
+    if os.path.isabs(path):
+        return os.path.abspath(other)
+    if path.startswith("./") and not other.startswith(("./", "../", os.sep)) and not os.path.isabs(other):
+        return "./" + other
+    return other
 
 
 def in_cells(findings: list[Finding], notebooks: dict) -> list[Finding]:

@@ -171,13 +171,19 @@ def _forget_what_a_process_keeps() -> None:
 
 
 def text_findings(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> list[tuple[str, int, int, str, str]]:
-    """Parse text output; every non-empty line must be a finding line."""
+    """Parse text output; every non-empty line must be a finding line. A run
+    on `.` spells the files its messages name as its findings' (`./pkg/a.py`,
+    as flake8 does): messages are compared across runs without that `./`."""
     found = []
     for line in stdout.splitlines():
         match = pattern.match(line)
         assert match, f"not a `path:line:col: CODE message` line: {line!r}"
-        found.append((match["path"], int(match["line"]), int(match["column"]), match["code"], match["message"]))
+        message = _DOT_SLASH.sub("", match["message"])
+        found.append((match["path"], int(match["line"]), int(match["column"]), match["code"], message))
     return found
+
+
+_DOT_SLASH = re.compile(r"(?<=[\s(`])\./(?=[\w.])")
 
 
 def located(stdout: str, pattern: re.Pattern[str] = TEXT_LINE) -> set[tuple[str, int, int, str]]:

@@ -217,7 +217,7 @@ def test_a_session_over_stdio(tmp_path, monkeypatch):
 def test_without_pygls_the_server_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pygls", None)  # `import pygls` now raises ImportError
     assert main(["server"]) == 2
-    assert 'pip install "jaxcheck[server]"' in capsys.readouterr().err
+    assert 'pip install ".[server]"' in capsys.readouterr().err
 
 
 # --- the findings of open documents ------------------------------------------------------------

@@ -298,6 +298,29 @@ def _mapped(bound: int, opcodes, size: int) -> int:
     return size
 
 
+def raw_line(raw: str, cell: int, line: int) -> int:
+    """The 1-based line of the notebook's JSON text that holds line `line` of
+    cell `cell`'s source (for an editor, which shows the file as JSON): the
+    line of that string in a source stored as a list of lines, else the line
+    the source starts on."""
+    span = _source_spans(raw).get(cell)
+    if span is None:
+        return 1
+    start, end = span
+    if raw[start] == "[":
+        decoder = json.JSONDecoder()
+        index, number = _skip_space(raw, start + 1), 0
+        while index < end and raw[index] != "]":
+            number += 1
+            if number == line:
+                start = index
+                break
+            index = _skip_space(raw, decoder.raw_decode(raw, index)[1])
+            if raw[index] == ",":
+                index = _skip_space(raw, index + 1)
+    return raw.count("\n", 0, start) + 1
+
+
 def _source_spans(raw: str) -> dict[int, tuple[int, int]]:
     """Where in the raw text each cell's `source` value is: cell number -> (start, end)."""
     decoder = json.JSONDecoder()

@@ -39,6 +39,7 @@ class Pool:
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
         self.note = ""  # what the user should know: fewer workers than asked for
+        self.stopped = False  # `stop` was called: no run goes on
         self._executor: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Pool:
@@ -66,6 +67,8 @@ class Pool:
         pending = set(futures)
         while pending:
             done, pending = wait(pending, timeout=STALLED_AFTER, return_when=FIRST_COMPLETED)
+            if self.stopped:
+                raise Stopped
             if not done:  # no batch finished for a long time: the workers are not working
                 self._stop()
                 break
@@ -81,9 +84,16 @@ class Pool:
         return [outcome for found in outcomes for outcome in found]
 
     def close(self) -> None:
+        """End the workers once they are idle: the run is over."""
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+
+    def stop(self) -> None:
+        """End the workers now, from any thread: a run sharing files with them
+        raises `Stopped` (a language server exiting while it checks)."""
+        self.stopped = True
+        self._stop()
 
     def _started(self) -> ProcessPoolExecutor | None:
         if self._executor is None:
@@ -105,12 +115,22 @@ class Pool:
         self.workers = 1  # what is left of this run is read here
         if executor is None:
             return
-        for process in list(getattr(executor, "_processes", {}).values()):
+        processes = list(getattr(executor, "_processes", {}).values())
+        for process in processes:
             try:
                 process.kill()
             except (OSError, AttributeError):
                 pass
         executor.shutdown(wait=False, cancel_futures=True)
+        for process in processes:  # reaped, so that none is left behind when this process ends
+            try:
+                process.join(timeout=5)
+            except (OSError, AttributeError, AssertionError):
+                pass
+
+
+class Stopped(Exception):
+    """The pool was stopped while a run shared files with its workers."""
 
 
 def _each(function: Callable[[Item], Outcome], batch: Iterable[Item]) -> list[Outcome]:

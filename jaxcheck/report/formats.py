@@ -113,6 +113,12 @@ def _header(finding: Finding, message: str, colour: bool) -> str:
     )
 
 
+def _where(place) -> str:
+    """`line:column` of a related place, or `cell 3:8:7` in a notebook, as `position_of` spells a finding's."""
+    where = f"{place.line}:{place.column}"
+    return f"cell {place.cell}:{where}" if place.cell else where
+
+
 def position_of(finding: Finding) -> str:
     """Where a finding is, as ruff spells it: `line:column`, or `cell 3:2:5` in a notebook."""
     where = f"{finding.line}:{finding.column}"
@@ -154,7 +160,7 @@ def write_full(findings: Iterable[Finding], out: TextIO, sources: Sources | None
                     snippet.underline(line, finding.column, "^", _RED, end if end_line == number else None)
             snippet.rule()
         for place in finding.related:
-            out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {shown(place.path)}:{place.line}:{place.column}: {place.note}\n")
+            out.write(f"{' ' * width}{_paint(':::', _BLUE, colour)} {shown(place.path)}:{_where(place)}: {place.note}\n")
             line = None if _is_notebook(place.path) else sources.line(place.path, place.line)
             if line is not None:
                 snippet.rule()
@@ -227,7 +233,8 @@ def write_json(findings: Iterable[Finding], out: TextIO, sources: Sources | None
             "fix": finding.fix or None,
             "url": PAGE_URL.format(code=finding.code),
             "related": [
-                {"path": place.path, "line": place.line, "column": place.column, "note": place.note}
+                {"path": place.path, "line": place.line, "column": place.column, "note": place.note,
+                 **({"cell": place.cell} if place.cell else {})}
                 for place in finding.related
             ],
             **({"cell": finding.cell} if finding.cell else {}),
@@ -297,7 +304,7 @@ def write_sarif(findings: Iterable[Finding], out: TextIO, sources: Sources | Non
                     "physicalLocation": _physical(
                         sources, place.path, *((1, 1) if _is_notebook(place.path) else (place.line, place.column))
                     ),
-                    "message": {"text": place.note},
+                    "message": {"text": f"cell {place.cell}:{place.line}: {place.note}" if place.cell else place.note},
                 }
                 for number, place in enumerate(finding.related)
             ]

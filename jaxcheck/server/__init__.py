@@ -1,6 +1,6 @@
 """`jaxcheck server`: a language server, for editors that do not lint through flake8.
 
-It needs pygls, an optional dependency (`pip install "jaxcheck[server]"`):
+It needs pygls, an optional dependency (`pip install ".[server]"` in a clone of jaxcheck):
 nothing else in jaxcheck imports it.
 """
 
@@ -18,7 +18,7 @@ def serve() -> int:
     except ImportError as error:
         print(
             f"jaxcheck: error: the language server needs pygls ({error}); "
-            'install it with: pip install "jaxcheck[server]"',
+            'install it, in a clone of jaxcheck, with: pip install ".[server]"',
             file=sys.stderr,
         )
         return 2

@@ -12,6 +12,7 @@ from pygls.uris import from_fs_path
 from pygls.workspace.position_codec import PositionCodec
 
 from jaxcheck.findings import Finding
+from jaxcheck.loading.notebook import raw_line
 from jaxcheck.report.formats import PAGE_URL
 from jaxcheck.report.ranges import Ranges
 
@@ -36,16 +37,7 @@ def diagnostic(
     """The finding's diagnostic in the document of `lines` (`ranges`: the
     document's, for the extent of what the finding points at); `lines_of(path)`
     gives the text of another file its related places are in."""
-    related = [
-        types.DiagnosticRelatedInformation(
-            location=types.Location(
-                uri=from_fs_path(os.path.abspath(place.path)),
-                range=span(lines_of(os.path.abspath(place.path)), place.line, place.column, codec),
-            ),
-            message=place.note,
-        )
-        for place in finding.related
-    ]
+    related = [_related(place, lines_of, codec) for place in finding.related]
     end = ranges.end(finding.line, finding.column) if ranges is not None and not finding.cell else None
     return types.Diagnostic(
         range=span(lines, finding.line, finding.column, codec, end),
@@ -55,6 +47,21 @@ def diagnostic(
         source=SOURCE,
         message=message(finding),
         related_information=related or None,
+    )
+
+
+def _related(place, lines_of: Callable[[str], Sequence[str]], codec: PositionCodec) -> types.DiagnosticRelatedInformation:
+    """A related place; one in a notebook at the line of its JSON text that
+    holds the cell's line (an editor shows a notebook named in a diagnostic
+    as that text), the cell said in the message."""
+    path = os.path.abspath(place.path)
+    lines = lines_of(path)
+    line, column, note = place.line, place.column, place.note
+    if place.cell:
+        line, column, note = raw_line("".join(lines), place.cell, place.line), 1, f"cell {place.cell}:{place.line}: {note}"
+    return types.DiagnosticRelatedInformation(
+        location=types.Location(uri=from_fs_path(path), range=span(lines, line, column, codec)),
+        message=note,
     )
 
 

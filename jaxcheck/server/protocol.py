@@ -22,6 +22,7 @@ from pygls.uris import to_fs_path
 
 from jaxcheck import __version__
 from jaxcheck.findings import Finding
+from jaxcheck.loading.pool import Stopped
 from jaxcheck.loading.project import find_project
 from jaxcheck.loading.source import SourceError, read_source
 from jaxcheck.server.actions import actions_for
@@ -88,6 +89,8 @@ class JaxcheckServer(LanguageServer):
                 texts = {path: text for path, (_, _, text) in documents.items()}
                 try:
                     found = await asyncio.get_running_loop().run_in_executor(self._worker, self.session.findings, texts)
+                except Stopped:  # the server is exiting
+                    return
                 except Exception:  # a bug of ours: told in the client's log, and the session goes on
                     self.window_log_message(
                         types.LogMessageParams(type=types.MessageType.Error, message=traceback.format_exc())

@@ -62,8 +62,9 @@ class Session:
         return found
 
     def close(self) -> None:
-        """End the worker processes: the session is over."""
-        self.pool.close()
+        """End the worker processes now: the session is over, and a run in
+        progress is abandoned (`Stopped`), not finished by this process."""
+        self.pool.stop()
 
     def _cache_for(self, project: Project) -> Cache:
         cache = self._caches.get(project.root)
