@@ -162,6 +162,11 @@ def _declared_uses(symbols: Symbols, state: State, target: _Target):
             cls = function.class_qualname
             reads = state.parameter_reads(function, name, cls)
             yield StaticUse(path, target.spec.location, function.qualname, name, target.spec, SELF, cls, reads)
+            # An object of a subclass that inherits the method is `self` too, and its methods are what `self.x()` runs.
+            for sub in sorted(symbols.all_subclasses(cls)):
+                if symbols.method(sub, function.name) is None:
+                    reads = state.parameter_reads(function, name, sub)
+                    yield StaticUse(path, target.spec.location, function.qualname, name, target.spec, SELF, sub, reads)
             continue
         for cls in symbols.annotated_classes(parameter):
             reads = state.parameter_reads(function, name, cls)
