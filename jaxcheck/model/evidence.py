@@ -99,7 +99,16 @@ def built_by_users(model: Model, cls: str) -> bool:
     # A class defined in a function is made anew by each call: none of the library's users builds it.
     if not all(".".join([module, *inside[:end]]) in model.symbols.classes for end in range(1, len(inside))):
         return False
-    return not _a_part_of_other_objects(model, cls)
+    return not _a_part_of_other_objects(model, cls) and not _built_by_a_program(model, cls)
+
+
+def _built_by_a_program(model: Model, cls: str) -> bool:
+    """Built only by a program's `main()`: an application's object (an editor,
+    a runner), which the program builds once, not a library's users."""
+    sites = model.values.constructions(cls)
+    return bool(sites) and all(
+        _enclosing(model, path, call.location).rpartition(".")[2] in ("main", "_main", "run_main") for path, call in sites
+    )
 
 
 def _a_part_of_other_objects(model: Model, cls: str) -> bool:

@@ -11,7 +11,8 @@ goes stale when that state is assigned again.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.model.evidence import distinct, later_changes
+from jaxcheck.model.evidence import built_by_users, distinct, later_changes
+from jaxcheck.model.evidence import public_state_read as public_names
 from jaxcheck.model.functions import PASSED, REUSED, THROWAWAY, Made
 from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.project import Model
@@ -283,6 +284,17 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
     return sorted(found, key=lambda change: (change.file, change.location))
 
 
+def _latent(model: Model, cls: str, reads: Reads, made: Made, owner: f.Ref) -> str:
+    """The public state of `self` a kept jit of its own method reads, named for a
+    message ("`lr`, `steps`"), when the class is one a library's users build
+    and may change; "" otherwise. Only `self.method`: another object's class
+    may be a part of it that users do not reach."""
+    if made.fate in THROWAWAY or owner.dotted != "self" or not built_by_users(model, cls):
+        return ""
+    names = public_names(model, cls, reads)
+    return ", ".join(f"`{name}`" for name in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
 def _set_up_before(model: Model, change: Change, made: Made, obj: f.Ref | None) -> bool:
     """A method that sets the state (`prim.def_impl(...)`), which the project
     calls on the object only before the jit, in the code that makes it: setup
@@ -445,7 +457,11 @@ class JittedBoundMethod(Rule):
     ## Options
 
     JAX201 is reported under both profiles: the assignment it names, made after
-    the jitted function exists, is the evidence of a stale result.
+    the jitted function exists, is the evidence of a stale result. With no
+    such assignment, a kept `jax.jit(self.method)` whose method reads public
+    attributes of a class a library's users build (public, in a module of the
+    library, not a test, an example or a script) is reported too, naming
+    them: a user who sets `model.scale = 3.0` gets the old value (latent).
     `extra-transforms` adds your own compiling transforms to those checked;
     subclasses of `static-bases` count as immutable and are not flagged.
 
@@ -508,12 +524,26 @@ class JittedBoundMethod(Rule):
                     if not _holds_mutable_state(model, cls):
                         continue
                     owner = made.application.target.ref.parent
-                    changed = _changes(model, cls, model.state.method_reads(cls, method), made, owner)
-                    if not changed:
-                        continue
+                    reads = model.state.method_reads(cls, method)
+                    changed = _changes(model, cls, reads, made, owner)
                     obj = owner.dotted if owner.is_local else owner.name.rpartition(".")[2]
                     class_name = cls.rpartition(".")[2]
                     transform = made.transform.name
+                    if not changed:
+                        public = _latent(model, cls, reads, made, owner)
+                        if public:
+                            yield self.finding(
+                                path,
+                                made.application.location,
+                                f"`{transform}({_wrapped(made, f'{obj}.{method.name}')})` traces `{class_name}.{method.name}` "
+                                f"once and compiles in the public {public} of `{obj}`, which users of `{class_name}` may "
+                                f"set: after a user's `{obj}.{public_names(model, cls, reads)[0]} = ...` the jitted "
+                                "function keeps returning results for the old value",
+                                "Jit a function that takes that state as arguments (static for Python values that "
+                                "steer the trace), or make the class immutable (a frozen dataclass, or a registered "
+                                "pytree) and jit the method of the new object",
+                            )
+                        continue
                     yield self.finding(
                         path,
                         made.application.location,

@@ -1,11 +1,11 @@
 # A base class jits `self.update`; the subclass is a plain class whose attribute nothing assigns after construction.
-# A plain class's attributes are not declared fields: only a write (or a setter) is evidence.
+# Nothing in the project changes `learning_rate`, but it is public state of a class users build: latent.
 import jax
 
 
 class Optimizer:
     def __init__(self):
-        self.update = jax.jit(self.update)
+        self.update = jax.jit(self.update)  # expect: JAX201
 
     def update(self, params, grads):
         raise NotImplementedError
