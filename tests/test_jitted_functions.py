@@ -263,7 +263,11 @@ def test_state_read_is_assigned_only_in_init():
         "self.scale = scale\n\n    def __call__", "self.offset = scale\n\n    def __call__"
     )
     assert src.count("self.scale = scale") == 1  # set_scale now assigns only `offset`, which step does not read
-    assert codes_at(src) == set()
+    # No change in the project: only the latent finding, since `scale` is public state of a class users build ...
+    (finding,) = findings_of(src)[0]
+    assert (finding.code, "a user's `self.scale = ...`" in finding.message) == ("JAX201", True), finding.message
+    # ... and none when that state is private.
+    assert codes_at(src.replace("self.scale", "self._scale")) == set()
 
 
 # Made anew and used at once, before and after `c.mul` changes.
