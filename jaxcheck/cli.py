@@ -155,19 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         print("jaxcheck: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Exception as error:  # noqa: BLE001 - every bug of ours ends the same way
-        print(f"jaxcheck: internal error: {_described(error)}; please report it at {ISSUES}", file=sys.stderr)
+        from jaxcheck.failures import described
+
+        print(f"jaxcheck: internal error: {described(error)}; please report it at {ISSUES}", file=sys.stderr)
         return EXIT_ERROR
-
-
-def _described(error: Exception) -> str:
-    """The error and the line of jaxcheck it came from, in one line."""
-    import traceback
-
-    from jaxcheck.findings import reason
-
-    ours = [frame for frame in traceback.extract_tb(error.__traceback__) if "jaxcheck" in frame.filename]
-    where = f" at {os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""
-    return f"{type(error).__name__}: {reason(error)}{where}"
 
 
 def _main(argv: list[str]) -> int:

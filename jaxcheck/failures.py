@@ -16,15 +16,18 @@ from jaxcheck.findings import BAD_INPUT, Finding, reason
 _RECURSION_LIMIT = 20_000
 
 
+def described(error: BaseException) -> str:
+    """The error and the line of jaxcheck it came from, in one line:
+    `KeyError: 'x' at model.py:12`."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [frame for frame in frames if "jaxcheck" in frame.filename] or frames
+    where = f" at {os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else ""
+    return f"{type(error).__name__}: {reason(error)}{where}"
+
+
 def internal_error(path: str, error: Exception) -> Finding:
-    where = traceback.extract_tb(error.__traceback__)[-1]
     return Finding(
-        path,
-        1,
-        1,
-        BAD_INPUT,
-        f"jaxcheck failed on this file ({type(error).__name__}: {reason(error)} at "
-        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. Other files were checked.",
+        path, 1, 1, BAD_INPUT, f"jaxcheck failed on this file ({described(error)}); please report it. Other files were checked."
     )
 
 
@@ -34,15 +37,7 @@ RULE_FAILED = "jaxcheck failed while judging the project"
 def rule_error(path: str, error: Exception) -> Finding:
     """A rule that failed on the whole project, reported once: in the first
     file the run checks, wherever the model held it."""
-    where = traceback.extract_tb(error.__traceback__)[-1]
-    return Finding(
-        path,
-        1,
-        1,
-        BAD_INPUT,
-        f"{RULE_FAILED} ({type(error).__name__}: {reason(error)} at "
-        f"{os.path.basename(where.filename)}:{where.lineno}); please report it. The other rules were run.",
-    )
+    return Finding(path, 1, 1, BAD_INPUT, f"{RULE_FAILED} ({described(error)}); please report it. The other rules were run.")
 
 
 @contextmanager
