@@ -1408,8 +1408,8 @@ def test_a_jit_made_in_one_module_and_called_in_a_loop_in_another(tmp_path: Path
     assert where(cli(tmp_path, "--no-cache", "pkg/a.py")) == expected
     assert where(flake8(tmp_path, "pkg/a.py")) == expected
     assert where(flake8(tmp_path, ".")) == expected
-    # Without the loop nothing runs it again and again.
-    write(tmp_path, "pkg/b.py", "from pkg.a import step\n\n\ndef train(x):\n    step(x)\n")
+    # Without the loop, called once by a program's `main()`, nothing runs it again and again.
+    write(tmp_path, "pkg/b.py", "from pkg.a import step\n\n\ndef main(x):\n    step(x)\n")
     assert cli(tmp_path, ".") == []
 
 

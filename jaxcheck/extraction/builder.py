@@ -174,15 +174,16 @@ class FactsBuilder:
             self.tracked[key] = _Tracked(location, self.loop_depth.get(scope.qualname, 0))
 
     def _makes_function(self, call: f.Value) -> bool:
-        """A call given a lambda, a `partial`, a nested function or a method of a
-        local object: the shape of a transform making a function on each call."""
+        """A call given a lambda, a `partial`, a `vmap` or `grad` of a function, a
+        nested function or a method of a local object: the shape of a transform
+        making a function on each call."""
         if call.kind != f.CALL or not call.args:
             return False
         first = call.args[0]
         if first.kind == f.LAMBDA:
             return True
-        if first.kind == f.CALL:
-            return first.dotted == "functools.partial"
+        if first.kind == f.CALL:  # `functools.partial(...)`, `jax.vmap(...)`: a new function object each call
+            return first.dotted == "functools.partial" or first.dotted in f.WRAPPERS
         if first.kind != f.NAME or first.ref is None:
             return False
         if first.ref.is_local:

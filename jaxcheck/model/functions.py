@@ -35,6 +35,19 @@ _NOT_LIBRARY_FOLDERS = frozenset(
      "demo", "demos", "docs", "doc", "notebooks", "tutorials", "experimental_scripts", "experiments", "baselines"}
 )
 _CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
+# Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
+BUILDING = frozenset(
+    {"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__", "init", "initialize"}
+)
+
+
+def sets_up(name: str) -> bool:
+    """Code that sets an object or a run up once (`init`, `setup`,
+    `init_model_fn`, `meta_init`, `initialized`): once per object, or per run."""
+    return not name.startswith("__") and not _SETTING_UP.isdisjoint(name.lower().split("_"))
+
+
+_SETTING_UP = frozenset({"init", "initialize", "initialise", "initialized", "initialization", "setup"})
 
 
 @dataclass(frozen=True)
@@ -257,9 +270,13 @@ class Functions:
         found = [(cls, "__call__") for cls in self.symbols.instance_classes(ref)]
         owner = ref.parent
         if owner is not None:
-            found += [(cls, ref.last) for cls in self.symbols.instance_classes(owner)]
+            classes = self.symbols.instance_classes(owner)
+            found += [(cls, ref.last) for cls in classes]
+            if self._is_self(owner):
+                # `self.step()` in a base class runs the subclass's own `step` on its objects.
+                found += [(sub, ref.last) for cls in classes for sub in sorted(self.symbols.all_subclasses(cls))]
         methods = (self.symbols.find_method(cls, name) for cls, name in found)
-        return [method.qualname for method in methods if method is not None]
+        return list(dict.fromkeys(method.qualname for method in methods if method is not None))
 
     @cached_property
     def called_repeatedly(self) -> set[str]:
@@ -273,12 +290,49 @@ class Functions:
         for _, _, call in calls.where(TREE_MAPS.__contains__):
             if call.args and call.args[0].kind == f.NAME:
                 repeated.update(self.callees(call.args[0].ref))  # called once per leaf
+        # Code JAX traces runs once per compilation, however often its caller runs.
+        repeated = {function for function in repeated if not self._traced_anywhere(function)}
         frontier = set(repeated)
         for _ in range(_CALLS_DEEP):
             frontier = {callee for caller in frontier for ref in calls.made_in(caller) for callee in self.callees(ref)}
-            frontier -= repeated
+            frontier = {callee for callee in frontier - repeated if not self._traced_anywhere(callee)}
             repeated |= frontier
         return repeated
+
+    def _traced_anywhere(self, function: str) -> bool:
+        path = self.symbols.path_of.get(function, "")
+        return bool(path) and self.while_tracing(path, function)
+
+    @cached_property
+    def run_again(self) -> dict[str, str]:
+        """The functions that run more than once in a program, each with the
+        caller it runs again through ("" for the first): those the project
+        calls again and again (`called_repeatedly`, followed a few calls deep),
+        those a library offers its users (`offered_to_users`), and the helpers
+        these call directly. A library's offer may be a whole run (`train`), so
+        what it calls deeper is left alone. Code JAX traces runs once per
+        compilation, and code that builds or sets up an object once per object:
+        neither is followed."""
+        def followed(function: str) -> bool:
+            name = function.rpartition(".")[2]
+            return name not in BUILDING and not sets_up(name) and not self._traced_anywhere(function)
+
+        found = {function: "" for function in self.called_repeatedly if followed(function)}
+        offered = [function for function in self.symbols.functions if self.offered_to_users(function) and followed(function)]
+        found.update((function, "") for function in offered if function not in found)
+        for caller in offered:
+            for ref in self.symbols.calls.made_in(caller):
+                for callee in self.callees(ref):
+                    if callee not in found and followed(callee):
+                        found[callee] = caller
+        return found
+
+    def runs_again_through(self, function: str) -> str:
+        """The function whose runs make `function` run again: a library's offer
+        to its users or a loop's callee, up the calls `run_again` followed."""
+        while self.run_again.get(function):
+            function = self.run_again[function]
+        return function
 
     @cached_property
     def called(self) -> set[str]:
@@ -301,10 +355,16 @@ class Functions:
             known = self._traced[path] = self._traced_in(self.symbols.modules[path])
         return known
 
+    @cached_property
+    def all_traced(self) -> frozenset[str]:
+        """The functions some transform of the project traces, in any module
+        (`jax.jit(make_train(cfg))` in a script traces the library's `train`)."""
+        return frozenset().union(*(self.traced(path) for path in self.symbols.modules))
+
     def while_tracing(self, path: str, function: str) -> bool:
         """Code JAX runs while tracing, once per compilation: a function a
-        transform traces (in the module at `path`), or one nested in it."""
-        traced = self.traced(path)
+        transform of the project traces, or one nested in it."""
+        traced = self.all_traced
         parts = function.split(".")
         return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))
 
@@ -375,7 +435,27 @@ class Functions:
                 for value in (*call.args, *(value for _, value in call.keywords)):
                     if value.kind == f.NAME:
                         traced.update(self.callees(value.ref))
+                        bound = self.symbols.bindings.get(self.symbols.canonical(value.ref), ()) if value.ref else ()
+                        for binding in bound:  # `train = make_train(cfg)`, then `jax.jit(train)`
+                            traced.update(self._returned_functions(binding.value))
+                    traced.update(self._returned_functions(value))  # `jax.jit(make_train(cfg))`
         return traced
+
+    def _returned_functions(self, value: f.Value) -> list[str]:
+        """For a call of a project function that returns a function it defines
+        (`make_train(cfg)` returning its nested `train`): that function."""
+        if value.kind != f.CALL:
+            return []
+        factory = self.symbols.lookup_function(value.ref)
+        if factory is None:
+            return []
+        return [
+            callee
+            for returned in factory.returns
+            if returned.kind == f.NAME and returned.ref is not None
+            for callee in self.callees(returned.ref)
+            if callee.startswith(factory.qualname + ".")
+        ]
 
 
 def _from_tracing_library(value: f.Value) -> bool:

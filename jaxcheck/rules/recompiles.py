@@ -13,7 +13,7 @@ one compile either way.
 from __future__ import annotations
 
 from jaxcheck import facts as f
-from jaxcheck.model.functions import CALLED, DROPPED, REUSED, THROWAWAY, Made
+from jaxcheck.model.functions import CALLED, DROPPED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -61,9 +61,12 @@ class JitRecreatedPerCall(Rule):
     turn of a loop (directly, or a few calls deeper) or gives to
     `jax.tree_util.tree_map`, or in a public function or method a library
     offers its users (public names, in a module that is not a test, an
-    example or a script), who call it as often as they like. Code run once
-    per program (at import, in a script's `main()`, in `__init__`) pays the
-    one compilation either way and is not flagged.
+    example or a script), who call it as often as they like, or in a helper
+    such a function calls directly. `self.method()` in a base class runs the
+    subclasses' own `method` too. Code run once per program (at import, in a
+    script's `main()`, in `__init__`, in set-up code named `init`, `setup`,
+    `meta_init`, `_initialize_model`) pays the one compilation either way and
+    is not flagged.
 
     The compiling transforms are `jax.jit`, `pjit`, `jax.pmap`, `nnx.jit`,
     `nnx.pmap`, `eqx.filter_jit`, `eqx.filter_pmap`, and those you list in
@@ -200,7 +203,9 @@ class JitRecreatedPerCall(Rule):
     - test files (`test_*.py`, `*_test.py`, `conftest.py`), functions named
       `test` or `test_*`, methods of `Test*` classes, and helpers nested in
       them: a test runs once, on purpose;
-    - code that runs while JAX traces another function: functions decorated by
+    - code that runs while JAX traces another function, in any module of the
+      project (`jax.jit(make_train(cfg))` traces the `train` that
+      `make_train` returns): functions decorated by
       a tracing transform of jax, flax or equinox (`@jax.jit`,
       `@eqx.filter_jit`, `@jax.custom_jvp`, `@nnx.vmap`), functions passed to
       one (the body of `lax.scan`, `lax.cond` branches, `jax.vmap(f)`), and the
@@ -266,17 +271,18 @@ class JitRecreatedPerCall(Rule):
                     continue
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
                 name = made.function.rpartition(".")[2]
-                runs_again = not _sets_up(name) and (
-                    # Objects built in a loop run `__init__` again and again; users build them as they need.
-                    made.function in model.functions.called_repeatedly
-                    or name not in _BUILDING and model.functions.offered_to_users(made.function)
+                # Objects built in a loop run `__init__` again and again; users build them as they need.
+                runs_again = not sets_up(name) and (
+                    made.function in model.functions.called_repeatedly or made.function in model.functions.run_again
                 )
                 if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
                 if made.fate == REUSED and not runs_again:
                     continue  # made once in this run of the function and used again in it: the cache is used
-                if made.function and (model.functions.is_test(made.function) or model.functions.while_tracing(path, made.function)):
-                    continue  # a test runs it once, on purpose; JAX runs traced code once per compilation
+                if made.function and model.functions.is_test(made.function):
+                    continue  # a test runs it once, on purpose
+                if made.function and model.functions.while_tracing(path, made.function) and not model.functions.public_api(made.function):
+                    continue  # JAX runs traced code once per compilation; users may call the library's API eagerly
                 if not made.function and model.functions.in_test_file(path):
                     continue
                 yield self.finding(path, made.application.location, *_message(made, what, model))
@@ -292,8 +298,17 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
             "Keep the result once (`step = jax.jit(step)` at module level or in `__init__`) and call that",
         )
     where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
-    if made.function and not made.in_loop and made.function not in model.functions.called_repeatedly:
-        where += ", which the library offers its users to call as often as they like,"
+    if made.function and not made.in_loop and made.function in model.functions.called_repeatedly:
+        where += ", which a loop calls on every turn,"
+    elif made.function and not made.in_loop:
+        through = model.functions.runs_again_through(made.function)
+        caller = f"`{model.symbols.short_name(through)}`"
+        if through in model.functions.called_repeatedly:
+            where += f", which runs at every call of {caller} in a loop,"
+        elif through != made.function:
+            where += f", which runs at every call of {caller}, a function the library offers its users,"
+        else:
+            where += ", which the library offers its users to call as often as they like,"
     how = (
         "and calls it right away" if made.fate == CALLED
         else "and uses it only in that call" if made.fate == REUSED
@@ -305,18 +320,6 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
         "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
         "arguments",
     )
-
-
-def _sets_up(name: str) -> bool:
-    """A method that sets an object up once (`init`, `setup`,
-    `init_model_fn`), after it is built: once per object, or per run."""
-    return name in ("init", "initialize", "setup") or name.startswith(("init_", "initialize_", "setup_"))
-
-
-# Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
-_BUILDING = frozenset(
-    {"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__", "init", "initialize"}
-)
 
 
 def _made_anew(made: Made, model: Model) -> str | None:
