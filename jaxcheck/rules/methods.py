@@ -19,6 +19,7 @@ from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change, Reads
 from jaxcheck.model.transforms import application
 from jaxcheck.rules.base import Rule, related_change
+from jaxcheck.rules.static_args import instance_name
 
 
 class JitMethodSelfNotStatic(Rule):
@@ -270,9 +271,10 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
             continue
         # Earlier in the code that makes the jitted function: traced with it, and
         # a later run of that code writes again and makes a new one.
-        if item.holder == cls and not change.invited and change.file == made.path and change.function == made.function:
-            if change.location < made.application.location:
-                continue
+        if item.holder == cls and not change.invited and _written_before_making(model, change, made):
+            continue
+        if item.holder == cls and change.inside and _overridden(model, cls, change.function):
+            continue  # a base class's method that `cls` replaces never runs on its objects
         if item.holder == cls and not change.inside and not change.invited:
             if obj is not None and distinct(model, change.target, obj):
                 continue
@@ -293,6 +295,40 @@ def _latent(model: Model, cls: str, reads: Reads, made: Made, owner: f.Ref) -> s
         return ""
     names = public_names(model, cls, reads)
     return ", ".join(f"`{name}`" for name in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _overridden(model: Model, cls: str, method: str) -> bool:
+    """`method`, of a base class, is replaced by one of `cls` (or a class between)."""
+    name = method.rpartition(".")[2]
+    own = model.symbols.find_method(cls, name)
+    return own is not None and own.qualname != method
+
+
+def _written_before_making(model: Model, change: Change, made: Made) -> bool:
+    """The change comes first in the code that makes the jitted function: in
+    the same function, or in a method before a call on the same object that
+    runs it (`self.pm = ...`, then `self.build_constraints(...)`, which
+    jits). Each run writes, then
+    makes a new function that traces the new value."""
+    if change.function == made.function:
+        return change.file == made.path and change.location < made.application.location
+    if not change.inside:
+        return False  # only a method's own object is known to be the one it then calls
+    module = model.symbols.modules.get(change.file)
+    if module is None:
+        return False
+    callees = {
+        callee
+        for enclosing, call in module.calls
+        if enclosing == change.function and change.location < call.location
+        and call.ref is not None and call.ref.parent == change.target
+        for callee in model.functions.callees(call.ref)
+    }
+    for _ in range(2):  # and what those call
+        if made.function in callees:
+            return True
+        callees |= {callee for caller in callees for ref in model.symbols.calls.made_in(caller) for callee in model.functions.callees(ref)}
+    return made.function in callees
 
 
 def _set_up_before(model: Model, change: Change, made: Made, obj: f.Ref | None) -> bool:
@@ -537,7 +573,8 @@ class JittedBoundMethod(Rule):
                                 made.application.location,
                                 f"`{transform}({_wrapped(made, f'{obj}.{method.name}')})` traces `{class_name}.{method.name}` "
                                 f"once and compiles in the public {public} of `{obj}`, which users of `{class_name}` may "
-                                f"set: after a user's `{obj}.{public_names(model, cls, reads)[0]} = ...` the jitted "
+                                f"set: after a user's `{instance_name(class_name) if obj == 'self' else obj}."
+                                f"{public_names(model, cls, reads)[0]} = ...` the jitted "
                                 "function keeps returning results for the old value",
                                 "Jit a function that takes that state as arguments (static for Python values that "
                                 "steer the trace), or make the class immutable (a frozen dataclass, or a registered "

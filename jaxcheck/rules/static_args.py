@@ -8,6 +8,8 @@ identity, or that cannot be hashed, breaks that cache.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import replace
 
 from jaxcheck.model.classes import IDENTITY, UNHASHABLE, VALUE
@@ -382,7 +384,7 @@ class MutableStatic(Rule):
                 more = len(public) - _NAMED_ATTRIBUTES
                 shown += f" and {more} more" if more > 0 else ""
                 kinds = outcomes("changed-value-key", target) if by_value and traits.hashing == VALUE else (STALE,)
-                change = f"a user's `{_instance_name(cls.name)}.{public[0]} = ...`"
+                change = f"a user's `{instance_name(cls.name)}.{public[0]} = ...`"
                 yield self.finding(
                     path,
                     cls.location,
@@ -424,9 +426,10 @@ def _fix(name: str) -> str:
 _NAMED_ATTRIBUTES = 3  # how many public attributes a latent finding names before "and N more"
 
 
-def _instance_name(cls: str) -> str:
-    """How a message names an instance of the class: `env` for `Env`, `cfg` for `TrainConfig`."""
-    words = [word for word in "".join(f" {c}" if c.isupper() else c for c in cls).split() if word]
+def instance_name(cls: str) -> str:
+    """How a message names an instance of the class: `env` for `Env`, `config`
+    for `TrainConfig`, `sgd` for `SGD` (a run of capitals is one word)."""
+    words = re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", cls)
     return words[-1].lower() if words else "obj"
 
 
