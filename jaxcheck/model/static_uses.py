@@ -91,6 +91,8 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
             continue
         function, call = item.function, item.call
         target = _target(function, item.application.spec)
+        if _beyond_the_signature(target):
+            continue  # JAX raises at the `jit` itself (every release measured): nothing is ever cached
         uses.extend(_declared_uses(symbols, state, target))
         if call is None and function.is_instance_method:
             methods[function.name].append(target)
@@ -137,6 +139,17 @@ def _target(function: f.FunctionFacts, spec: StaticSpec) -> _Target:
     elif argnames and not argnums:
         argnums = tuple(i for i, name in enumerate(positional) if name in argnames)
     return _Target(function, spec, argnums, argnames)
+
+
+def _beyond_the_signature(target: _Target) -> bool:
+    """`static_argnums` naming a position the function does not have (and no
+    `*args` to take it): "Jitted function has static_argnums=(0, 4), but only
+    accepts 4 positional arguments"."""
+    function = target.function
+    if target.spec.transform.name != "jax.jit" or target.spec.bound or any(p.kind in ("vararg", "varkw") for p in function.parameters):
+        return False
+    count = len(function.positional)
+    return any(not -count <= number < count for number in target.spec.argnums)
 
 
 def _static_parameters(target: _Target) -> list[str]:
