@@ -215,6 +215,14 @@ class Functions:
             for sub in sorted(self.symbols.all_subclasses(cls)):
                 if self._overrides(sub, cls, method.name):
                     found.append((sub, self.symbols.find_method(sub, method.name)))
+        if not found and len(target.ref.attributes) == 1:
+            # A hook the base class leaves to its subclasses (`jax.jit(self._eval)`, each subclass's own `_eval`).
+            name = target.ref.last
+            for cls in self.symbols.instance_classes(owner):
+                for sub in sorted(self.symbols.all_subclasses(cls)):
+                    method = self.symbols.method(sub, name)
+                    if method is not None and method.is_instance_method and not method.is_property:
+                        found.append((sub, method))
         return found
 
     def _is_self(self, ref: Ref) -> bool:
@@ -440,6 +448,14 @@ class Functions:
                             traced.update(self._returned_functions(binding.value))
                     traced.update(self._returned_functions(value))  # `jax.jit(make_train(cfg))`
         return traced
+
+    def returns_a_function(self, value: f.Value) -> bool:
+        """A call of a project function that returns a function: one it defines,
+        or a lambda (`make_loss(cfg)`)."""
+        factory = self.symbols.lookup_function(value.ref) if value.kind == f.CALL else None
+        return factory is not None and (
+            bool(self._returned_functions(value)) or any(returned.kind == f.LAMBDA for returned in factory.returns)
+        )
 
     def _returned_functions(self, value: f.Value) -> list[str]:
         """For a call of a project function that returns a function it defines

@@ -86,12 +86,21 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
     immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
     bound: dict[f.Ref, list[_Target]] = defaultdict(list)  # a local a `jit(fn, ...)` is assigned to -> targets
+    # A class whose body applies such a jit raises when it is defined: neither it nor its subclasses exist.
+    broken = {
+        item.function.class_qualname
+        for item in compiled
+        if item.call is None and item.application.spec is not None and item.function.class_qualname
+        and _beyond_the_signature(_target(item.function, item.application.spec))
+    }
     for item in compiled:
         if item.application.spec is None:
             continue
         function, call = item.function, item.call
         target = _target(function, item.application.spec)
-        if _beyond_the_signature(target):
+        if _beyond_the_signature(target) or (
+            broken and function.class_qualname and broken.intersection(symbols.mro(function.class_qualname))
+        ):
             continue  # JAX raises at the `jit` itself (every release measured): nothing is ever cached
         uses.extend(_declared_uses(symbols, state, target))
         if call is None and function.is_instance_method:

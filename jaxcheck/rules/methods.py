@@ -580,6 +580,7 @@ class JittedBoundMethod(Rule):
                                 "steer the trace), or make the class immutable (a frozen dataclass, or a registered "
                                 "pytree) and jit the method of the new object",
                             )
+                            break  # one finding per jit: the first class users may change is enough
                         continue
                     yield self.finding(
                         path,

@@ -13,6 +13,8 @@ one compile either way.
 from __future__ import annotations
 
 from jaxcheck import facts as f
+from jaxcheck.facts import Ref
+from jaxcheck.model.jax_api import PARTIAL, TRACING_NAMES
 from jaxcheck.model.functions import CALLED, DROPPED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
@@ -333,7 +335,7 @@ def _made_anew(made: Made, model: Model) -> str | None:
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
-    if _method_of_a_parameter(made, model):
+    if _method_of_a_parameter(made, model) or _method_of_an_attribute(made, model):
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted}.{target.ref.last}`"
@@ -363,6 +365,34 @@ def _method_of_a_parameter(made: Made, model: Model) -> bool:
     if function is None or ref.name in ("self", "cls"):  # their classes are known: `bound_methods`
         return False
     return any(parameter.name == ref.name for parameter in function.parameters)
+
+
+def _method_of_an_attribute(made: Made, model: Model) -> bool:
+    """`jax.jit(self.env.step)` with `self.env` only ever bound to what a call
+    returns (`self.env = envs.create(...)`), not to a function (`partial`, a
+    transform, a factory of the project that returns one it defines): a
+    method taken off that object is a new bound method on each access."""
+    target = made.application.target
+    if target is None or target.kind != f.NAME or target.ref is None or not target.ref.is_local:
+        return False
+    ref = target.ref
+    function = model.symbols.functions.get(made.function)
+    if len(ref.attributes) != 2 or function is None or not function.is_instance_method or ref.name != function.self_name:
+        return False
+    values = [
+        write.value
+        for cls in model.symbols.mro(function.class_qualname)
+        for method in model.symbols.methods(cls)
+        if method.is_instance_method
+        for write, _ in model.symbols.writes.get(Ref(method.self_name, method.qualname), ())
+        if write.attribute == ref.attributes[0]
+    ]
+    return bool(values) and all(
+        value is not None and value.kind == f.CALL and value.dotted != PARTIAL
+        and value.dotted.rpartition(".")[2] not in TRACING_NAMES
+        and not model.functions.returns_a_function(value)
+        for value in values
+    )
 
 
 def _made_before_the_loop(made: Made, model: Model) -> bool:
