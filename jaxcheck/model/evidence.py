@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.model.functions import BUILDING
 from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Chain, Change, Reads
@@ -261,6 +262,28 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
                 return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
             if function and _entry_point(model, function):
                 return f"built at every call of `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
+    if any(use.outermost.via == SELF for use in uses):
+        # A jitted method's cache is the class's: any new object of it, wherever it is built, traces again.
+        return _built_on_every_turn(model, cls)
+    return ""
+
+
+def _built_on_every_turn(model: Model, cls: str) -> str:
+    """Where a loop (not a test's) builds a new object of `cls` on every turn:
+    in its body, or in a function it calls (`for re in stages:
+    train_stage(...)`, which builds a sampler); not in the building of other
+    objects, nor in a function that builds one of several classes (`make(name)`
+    of a registry), whose runs need not build this one."""
+    for path, call in model.values.constructions(cls):
+        if model.functions.in_test_file(path):
+            continue
+        function = _enclosing(model, path, call.location)
+        if call.location in model.symbols.modules[path].repeated and not (function and model.functions.is_test(function)):
+            return f"built in a loop ({place_named(path, call.location.line, call.location.column)})"
+        if not function or function.rpartition(".")[2] in BUILDING or model.functions.while_tracing(path, function):
+            continue
+        if function in model.functions.called_in_a_loop and len(model.values.classes_built_in(function)) <= 2:
+            return f"built on every turn of a loop that calls `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
     return ""
 
 

@@ -209,7 +209,7 @@ class Functions:
             return []
         found = self.symbols.bound_methods(target)
         owner = target.ref.parent if target.ref is not None else None
-        if owner is None or not self._is_self(owner):
+        if owner is None or not self.is_self(owner):
             return found
         for cls, method in list(found):
             for sub in sorted(self.symbols.all_subclasses(cls)):
@@ -225,7 +225,7 @@ class Functions:
                         found.append((sub, method))
         return found
 
-    def _is_self(self, ref: Ref) -> bool:
+    def is_self(self, ref: Ref) -> bool:
         """`ref` is the `self` of the instance method it is read in."""
         function = self.symbols.functions.get(ref.function) if ref.is_local and not ref.attributes else None
         return function is not None and function.is_instance_method and function.self_name == ref.name
@@ -280,7 +280,7 @@ class Functions:
         if owner is not None:
             classes = self.symbols.instance_classes(owner)
             found += [(cls, ref.last) for cls in classes]
-            if self._is_self(owner):
+            if self.is_self(owner):
                 # `self.step()` in a base class runs the subclass's own `step` on its objects.
                 found += [(sub, ref.last) for cls in classes for sub in sorted(self.symbols.all_subclasses(cls))]
         methods = (self.symbols.find_method(cls, name) for cls, name in found)
@@ -310,6 +310,18 @@ class Functions:
     def _traced_anywhere(self, function: str) -> bool:
         path = self.symbols.path_of.get(function, "")
         return bool(path) and self.while_tracing(path, function)
+
+    @cached_property
+    def called_in_a_loop(self) -> set[str]:
+        """The functions a loop of the project (not of a test) calls directly, on every turn."""
+        found: set[str] = set()
+        for path, module in self.symbols.modules.items():
+            if self.in_test_file(path):
+                continue
+            for caller, ref in module.loop_calls:
+                if not (caller and self.is_test(caller)):
+                    found.update(self.callees(ref))
+        return found
 
     @cached_property
     def run_again(self) -> dict[str, str]:

@@ -168,7 +168,17 @@ def is_array_constructor(ref: str) -> bool:
 
 # --- how classes are written ---------------------------------------------------------------------
 
-NEUTRAL_BASES = frozenset({"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol"})
+NEUTRAL_BASES = frozenset(
+    {
+        "builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol",
+        # Plain classes of libraries JAX projects subclass: no `__hash__`, `__eq__`, `__setattr__`
+        # or metaclass of their own (gymnax 1.0.1's source; torch's `Dataset` defines only
+        # `__getitem__` and `__add__`).
+        "gymnax.environments.environment.Environment", "gymnax.environments.Environment",
+        "torch.utils.data.Dataset", "torch.utils.data.dataset.Dataset",
+        "torch.utils.data.IterableDataset", "torch.utils.data.dataset.IterableDataset",
+    }
+)
 SINGLETON_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag", "enum.ReprEnum"})
 VALUE_BASES = frozenset({"typing.NamedTuple", "builtins.tuple", "builtins.str", "builtins.int", "builtins.frozenset"})
 UNHASHABLE_BASES = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})

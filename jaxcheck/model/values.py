@@ -486,6 +486,15 @@ class Values:
             known = self._constructions[cls] = [(path, call) for path, _, call in self.symbols.calls.where(callees=(cls,))]
         return known
 
+    def classes_built_in(self, function: str) -> set[str]:
+        """The project classes whose objects calls in `function` build."""
+        found = set()
+        for ref in self.symbols.calls.made_in(function):
+            canonical = self.symbols.canonical(ref).name if not ref.is_local else ""
+            if canonical in self.symbols.classes:
+                found.add(canonical)
+        return found
+
     def construction_arguments(self, cls: str, field: Field) -> list[tuple[str, f.Value]]:
         """What the analysed calls of the class pass for a field, as (path, argument)."""
         name, position = field.name, None

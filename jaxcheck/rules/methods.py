@@ -307,21 +307,32 @@ def _overridden(model: Model, cls: str, method: str) -> bool:
 def _written_before_making(model: Model, change: Change, made: Made) -> bool:
     """The change comes first in the code that makes the jitted function: in
     the same function, or in a method before a call on the same object that
-    runs it (`self.pm = ...`, then `self.build_constraints(...)`, which
-    jits). Each run writes, then
-    makes a new function that traces the new value."""
-    if change.function == made.function:
-        return change.file == made.path and change.location < made.application.location
-    if not change.inside:
+    runs it (`self.pm = ...`, then `self.build_constraints(...)`, which jits).
+    Each run writes, then makes a new function that traces the new value. A
+    write in a property's setter is made where the property is assigned."""
+    function = model.symbols.functions.get(change.function)
+    if change.inside and function is not None and any(d.dotted.endswith(".setter") for d in function.decorators):
+        runs = [
+            (write.function, path, write.location, write.target)
+            for write, path in model.symbols.writes_of(function.name)
+            if model.functions.is_self(write.target)
+        ]
+        return bool(runs) and all(_comes_first(model, *run, made) for run in runs)
+    return _comes_first(model, change.function, change.file, change.location, change.target if change.inside else None, made)
+
+
+def _comes_first(model: Model, function: str, path: str, location: f.Location, target: f.Ref | None, made: Made) -> bool:
+    """A write at `location` in `function` precedes the making of the jitted
+    function there, or a call on `target` (its method's own object) that runs it."""
+    if function == made.function:
+        return path == made.path and location < made.application.location
+    module = model.symbols.modules.get(path)
+    if target is None or module is None:
         return False  # only a method's own object is known to be the one it then calls
-    module = model.symbols.modules.get(change.file)
-    if module is None:
-        return False
     callees = {
         callee
         for enclosing, call in module.calls
-        if enclosing == change.function and change.location < call.location
-        and call.ref is not None and call.ref.parent == change.target
+        if enclosing == function and location < call.location and call.ref is not None and call.ref.parent == target
         for callee in model.functions.callees(call.ref)
     }
     for _ in range(2):  # and what those call
