@@ -271,7 +271,7 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
             continue
         # Earlier in the code that makes the jitted function: traced with it, and
         # a later run of that code writes again and makes a new one.
-        if item.holder == cls and not change.invited and _written_before_making(model, change, made):
+        if item.holder == cls and not change.invited and _written_before_making(model, cls, change, made):
             continue
         if item.holder == cls and change.inside and _overridden(model, cls, change.function):
             continue  # a base class's method that `cls` replaces never runs on its objects
@@ -304,18 +304,19 @@ def _overridden(model: Model, cls: str, method: str) -> bool:
     return own is not None and own.qualname != method
 
 
-def _written_before_making(model: Model, change: Change, made: Made) -> bool:
+def _written_before_making(model: Model, cls: str, change: Change, made: Made) -> bool:
     """The change comes first in the code that makes the jitted function: in
     the same function, or in a method before a call on the same object that
     runs it (`self.pm = ...`, then `self.build_constraints(...)`, which jits).
     Each run writes, then makes a new function that traces the new value. A
-    write in a property's setter is made where the property is assigned."""
+    write in a property's setter is made where the property is assigned (in
+    the methods `cls` runs: not those of a base class it replaces)."""
     function = model.symbols.functions.get(change.function)
     if change.inside and function is not None and any(d.dotted.endswith(".setter") for d in function.decorators):
         runs = [
             (write.function, path, write.location, write.target)
             for write, path in model.symbols.writes_of(function.name)
-            if model.functions.is_self(write.target)
+            if model.functions.is_self(write.target) and not _overridden(model, cls, write.function)
         ]
         return bool(runs) and all(_comes_first(model, *run, made) for run in runs)
     return _comes_first(model, change.function, change.file, change.location, change.target if change.inside else None, made)

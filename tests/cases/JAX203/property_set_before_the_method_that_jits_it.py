@@ -1,4 +1,4 @@
-# `self.pm = ...` runs the `pm` setter, which writes `self._pm`, before `problem()` makes and jits a closure reading it: each run sets, then traces the new value.
+# `self.pm = ...` runs the `pm` setter, which writes `self._pm`, before `problem()` makes and jits a closure reading it: each run sets, then traces the new value (the base class's `problem()`, which also sets it, never runs on the subclass's objects).
 import jax
 
 
@@ -16,6 +16,10 @@ class Optimizer:
 
     def loss(self, x):
         return x * self.pm
+
+    def problem(self, model, params):
+        self.pm = model  # replaced by the subclass: never runs on its objects
+        return params
 
 
 class GradientFree(Optimizer):
