@@ -262,6 +262,8 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
                 return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
             if function and _entry_point(model, function):
                 return f"built at every call of `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
+            if function and (cases := model.functions.per_test_case(function)):
+                return f"built anew for {cases} ({place_named(path, call.location.line, call.location.column)})"
     if any(use.outermost.via == SELF for use in uses):
         # A jitted method's cache is the class's: any new object of it, wherever it is built, traces again.
         return _built_on_every_turn(model, cls)
@@ -273,11 +275,14 @@ def _built_on_every_turn(model: Model, cls: str) -> str:
     in its body, or in a function it calls (`for re in stages:
     train_stage(...)`, which builds a sampler); not in the building of other
     objects, nor in a function that builds one of several classes (`make(name)`
-    of a registry), whose runs need not build this one."""
+    of a registry), whose runs need not build this one. Or where a test suite
+    builds one per test case (`per_test_case`)."""
     for path, call in model.values.constructions(cls):
+        function = _enclosing(model, path, call.location)
+        if function and (cases := model.functions.per_test_case(function)):
+            return f"built anew for {cases} ({place_named(path, call.location.line, call.location.column)})"
         if model.functions.in_test_file(path):
             continue
-        function = _enclosing(model, path, call.location)
         if call.location in model.symbols.modules[path].repeated and not (function and model.functions.is_test(function)):
             return f"built in a loop ({place_named(path, call.location.line, call.location.column)})"
         if not function or function.rpartition(".")[2] in BUILDING or model.functions.while_tracing(path, function):

@@ -438,6 +438,32 @@ class Functions:
         inside = function[len(self.symbols.modules[path].module) + 1 :].split(".")
         return not any(part.startswith("_") and part != "__init__" for part in inside)
 
+    def per_test_case(self, function: str) -> str:
+        """How a test suite runs `function` once per test case, for a message
+        ("each parametrised case of `test_step`"); "" when it does not: a
+        parametrised test, a function-scoped pytest fixture several tests
+        take, or a helper of a test file that several tests (or a parametrised
+        one) call."""
+        facts = self.symbols.functions.get(function)
+        if facts is None:
+            return ""
+        short = self.symbols.short_name(function)
+        if self.is_test(function) and _parametrised(facts):
+            return f"each parametrised case of `{short}`"
+        if any(_a_fixture(decorator) for decorator in facts.decorators):
+            takers = [
+                other for other in self.symbols.functions.values()
+                if self.is_test(other.qualname) and any(parameter.name == facts.name for parameter in other.parameters)
+            ]
+            return f"each of the {len(takers)} tests that take the fixture `{facts.name}`" if len(takers) > 1 else ""
+        if not self.in_test_file(self.symbols.path_of.get(function, "")):
+            return ""
+        callers = [caller for _, caller, _ in self.symbols.calls.where(callees=(function,)) if caller and self.is_test(caller)]
+        parametrised = [caller for caller in callers if _parametrised(self.symbols.functions[caller])]
+        if len(callers) > 1 or parametrised:
+            return f"each of the tests that call `{short}`"
+        return ""
+
     def is_test(self, function: str) -> bool:
         """A test: in a test file, or a test function, a method of a test class, or a helper nested in one."""
         if self.in_test_file(self.symbols.path_of.get(function, "")):
@@ -484,6 +510,22 @@ class Functions:
             for callee in self.callees(returned.ref)
             if callee.startswith(factory.qualname + ".")
         ]
+
+
+# Decorators that run a test once per case: pytest's and absl's.
+_PARAMETRISING = ("parametrize", "parameters", "named_parameters", "product", "expand")
+
+
+def _parametrised(function: f.FunctionFacts) -> bool:
+    return any(decorator.dotted.rpartition(".")[2] in _PARAMETRISING for decorator in function.decorators)
+
+
+def _a_fixture(decorator: f.Value) -> bool:
+    """`@pytest.fixture`, run for each test that takes it (not `scope="module"`)."""
+    if decorator.dotted.rpartition(".")[2] != "fixture":
+        return False
+    scope = next((value for name, value in decorator.keywords if name == "scope"), None)
+    return scope is None or scope.literal == "function"
 
 
 def _from_tracing_library(value: f.Value) -> bool:

@@ -565,8 +565,12 @@ class IdentityHashStatic(ClassRule):
     that calls the method), when that code runs in a loop, in a function the
     project calls on every turn of a loop, or in a public function of a public
     module that the project never calls itself (a library's users call it as
-    often as they like). Code that runs while JAX traces, once per
-    compilation, does not count. `strict` reports every class that hashes by
+    often as they like). For a jitted method with `self` static, whose cache
+    is the class's, a new object anywhere counts: built on every turn of a
+    loop (in its body or in a function it calls directly), or once per test
+    case (a parametrised test, a function-scoped pytest fixture several tests
+    take, a helper several tests call). Code that runs while JAX traces, once
+    per compilation, does not count. `strict` reports every class that hashes by
     identity at a static position, as the design standard asks: only
     singletons may.
 
