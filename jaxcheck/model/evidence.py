@@ -262,12 +262,34 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
                 return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
             if function and _entry_point(model, function):
                 return f"built at every call of `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
-            if function and (cases := model.functions.per_test_case(function)):
+            if function and (cases := _per_test_case(model, function, call)):
                 return f"built anew for {cases} ({place_named(path, call.location.line, call.location.column)})"
     if any(use.outermost.via == SELF for use in uses):
         # A jitted method's cache is the class's: any new object of it, wherever it is built, traces again.
         return _built_on_every_turn(model, cls)
     return ""
+
+
+def _per_test_case(model: Model, function: str, call: f.Value) -> str:
+    """How a test suite builds equal objects with `call` once per test case
+    (`Functions.per_test_case`): not from the case's own parameters
+    (`Env(num_agents=n)` for each `n` builds different objects, each
+    compiled once anyway), nor in a helper that builds one of several
+    classes (`get_workload(name)`)."""
+    facts = model.symbols.functions.get(function)
+    if facts is None or len(model.values.classes_built_in(function)) > 2:
+        return ""
+    parameters = {parameter.name for parameter in facts.parameters}
+    if model.functions.is_test(function) and _reads_names(call, parameters, function):
+        return ""
+    return model.functions.per_test_case(function)
+
+
+def _reads_names(value: f.Value, names: set[str], function: str) -> bool:
+    """`value` reads one of the locals `names` of `function`, in its arguments at any depth."""
+    if value.kind == f.NAME and value.ref is not None and value.ref.is_local:
+        return value.ref.function == function and value.ref.name in names
+    return any(_reads_names(inner, names, function) for inner in (*value.args, *(item for _, item in value.keywords)))
 
 
 def _built_on_every_turn(model: Model, cls: str) -> str:
@@ -279,7 +301,7 @@ def _built_on_every_turn(model: Model, cls: str) -> str:
     builds one per test case (`per_test_case`)."""
     for path, call in model.values.constructions(cls):
         function = _enclosing(model, path, call.location)
-        if function and (cases := model.functions.per_test_case(function)):
+        if function and (cases := _per_test_case(model, function, call)):
             return f"built anew for {cases} ({place_named(path, call.location.line, call.location.column)})"
         if model.functions.in_test_file(path):
             continue

@@ -19,3 +19,19 @@ class Env:  # expect: JAX102; strict: JAX101
 def test_step(seed):
     env = Env(4)
     assert env.step(seed) == seed * 4
+
+
+class Grid:  # strict: JAX101, JAX102
+    def __init__(self, agents):
+        self._agents = agents
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        return x * self._agents
+
+
+@pytest.mark.parametrize("agents", [1, 4, 9])
+def test_rollout(agents):
+    # Built from the case's own parameter: a different grid per case, compiled once each anyway.
+    grid = Grid(agents)
+    assert grid.step(1) == agents
