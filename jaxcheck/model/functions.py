@@ -328,9 +328,10 @@ class Functions:
         """The functions that run more than once in a program, each with the
         caller it runs again through ("" for the first): those the project
         calls again and again (`called_repeatedly`, followed a few calls deep),
-        those a library offers its users (`offered_to_users`), and the helpers
-        these call directly. A library's offer may be a whole run (`train`), so
-        what it calls deeper is left alone. Code JAX traces runs once per
+        those a library offers its users (`offered_to_users`), the helpers these
+        call directly, and the methods those call on their own object. A
+        library's offer may be a whole run (`train`), so other calls deeper
+        are left alone. Code JAX traces runs once per
         compilation, and code that builds or sets up an object once per object:
         neither is followed."""
         def followed(function: str) -> bool:
@@ -340,11 +341,19 @@ class Functions:
         found = {function: "" for function in self.called_repeatedly if followed(function)}
         offered = [function for function in self.symbols.functions if self.offered_to_users(function) and followed(function)]
         found.update((function, "") for function in offered if function not in found)
-        for caller in offered:
-            for ref in self.symbols.calls.made_in(caller):
-                for callee in self.callees(ref):
-                    if callee not in found and followed(callee):
-                        found[callee] = caller
+        frontier = offered
+        for depth in range(_CALLS_DEEP):
+            reached = {}
+            for caller in frontier:
+                for ref in self.symbols.calls.made_in(caller):
+                    # Past the first call, only the object's own methods: its API's parts (`self._recycle()`).
+                    if depth and not (ref.parent is not None and self.is_self(ref.parent)):
+                        continue
+                    for callee in self.callees(ref):
+                        if callee not in found and callee not in reached and followed(callee):
+                            reached[callee] = caller
+            found.update(reached)
+            frontier = list(reached)
         return found
 
     def runs_again_through(self, function: str) -> str:
