@@ -46,6 +46,8 @@ class Baked:
     change_text: str  # "SCALES[...] = ...", "SCALE = ...", "REGISTRY.update(...)"
     call_path: str  # the call of the jitted function the change follows
     call: f.Location
+    offered: bool = False  # made by a setter the library offers its users, after any trace (latent)
+    setter: str = ""  # that setter
 
 
 class Constants:
@@ -109,8 +111,28 @@ class Constants:
                         after = self._after_a_call(jitted, path, scope, location, variable)
                         if after is not None:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
-        unique = {(item.change_path, item.change, item.variable): item for item in found}
-        return sorted(unique.values(), key=lambda item: (item.change_path, item.change))
+                        elif self._offered_setter(variable, scope, text):
+                            found.append(Baked(variable, reader, jitted, path, location, text, jitted.path, jitted.location, True, scope))
+        # A change after a call in the code is the evidence to show; a user's call of a setter, the latent case.
+        unique: dict = {}
+        for item in sorted(found, key=lambda item: item.offered, reverse=True):
+            unique[item.change_path, item.change, item.variable] = item
+        setters: dict = {}  # one finding per setter: its first change (`with fixed_size(n)` sets, then restores)
+        for item in sorted(unique.values(), key=lambda item: (item.change_path, item.change)):
+            setters.setdefault((item.variable, item.setter) if item.offered else item, item)
+        return list(setters.values())
+
+    def _offered_setter(self, variable: Ref, scope: str, text: str) -> bool:
+        """A module-level value of the library rebound (`global RADIUS; RADIUS =
+        r`) by a function or context manager the library offers its users
+        (`set_radius`, `with fixed_size(n)`): they call it whenever they like,
+        also after a jitted function that reads the value was traced. Not an
+        in-place change (an entry added to a registry is read by no earlier
+        trace)."""
+        if variable.is_local or not scope or text != f"{variable.dotted.rpartition('.')[2]} = ...":
+            return False
+        path = self.symbols.path_of.get(scope, "")
+        return bool(path) and self.functions.in_library(path) and self.functions.offered_to_users(scope)
 
     def _redefined(self, jitted: Jitted) -> bool:
         """The jitted function, or a class or function it is defined in, is

@@ -103,7 +103,12 @@ class JittedReadsChangingGlobal(Rule):
     ## Options
 
     JAX204 is reported under both profiles: the change it names comes after a
-    call of the jitted function, so a later call returns a stale result.
+    call of the jitted function, so a later call returns a stale result. A
+    library's public function or context manager that rebinds a module-level
+    value its jitted code reads (`def set_radius(r): global RADIUS; RADIUS =
+    r`, `with fixed_size(n)`) is reported too (latent): its users call it
+    whenever they like, after the first trace as well. An entry added to a
+    registry is not: no earlier trace read it.
     `extra-transforms` adds your own compiling transforms.
 
     ## Known problems
@@ -115,8 +120,8 @@ class JittedReadsChangingGlobal(Rule):
 
     Not flagged, but stale just the same, since jaxcheck needs the order of
     the call and the change in the code: a change made by code that runs
-    later for another reason (a callback, a user of a library calling a
-    setter), a value of a library module, a value reached through a
+    later for another reason (a callback), a value of a library module, a
+    value reached through a
     container or an alias (`table = SCALES; table["a"] = 4.0`). A value of
     another module is followed when it is changed through that module
     (`config.SCALE = 4.0` after `from pkg import config`), in any module
@@ -154,6 +159,19 @@ class JittedReadsChangingGlobal(Rule):
             reader = symbols.short_name(item.read_by)
             via = "" if item.read_by == item.jitted.function else f" (through `{reader}`)"
             variable = item.variable.name if item.variable.is_local else item.variable.name.rpartition(".")[2]
+            if item.offered:
+                setter = symbols.short_name(item.setter)
+                yield self.finding(
+                    item.change_path,
+                    item.change,
+                    f"`{variable}` is read by the jitted `{name}`{via} when it is traced, and compiled in as a "
+                    f"constant; `{item.change_text}` here, in `{setter}`, which the library offers its users, "
+                    "rebinds it: a user who calls it after the first trace keeps getting results for the old value",
+                    f"Pass `{variable}` (or what is read of it) as an argument of the jitted function, or make it "
+                    "a static argument of the functions that read it",
+                    (Related(item.call_path, item.call.line, item.call.column, f"`{name}` is jitted here"),),
+                )
+                continue
             if item.call == item.jitted.location:
                 factory = symbols.short_name(item.jitted.function.rpartition(".")[0])
                 after = (
