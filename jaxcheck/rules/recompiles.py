@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import PARTIAL, TRACING_NAMES
-from jaxcheck.model.functions import CALLED, DROPPED, REUSED, THROWAWAY, Made, sets_up
+from jaxcheck.model.functions import CALLED, DROPPED, PASSED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -266,7 +266,8 @@ class JitRecreatedPerCall(Rule):
     def check(self, model: Model):
         for path in model.symbols.modules:
             for made in model.functions.made(path):
-                if made.fate not in (*THROWAWAY, REUSED) or not made.transform.compiles:
+                passed = made.fate == PASSED and _passed_to_project_functions(made, model)
+                if made.fate not in (*THROWAWAY, REUSED) and not passed or not made.transform.compiles:
                     continue
                 what = _made_anew(made, model)
                 if what is None:
@@ -279,7 +280,7 @@ class JitRecreatedPerCall(Rule):
                 )
                 if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
-                if made.fate == REUSED and not runs_again:
+                if made.fate in (REUSED, PASSED) and not runs_again:
                     continue  # made once in this run of the function and used again in it: the cache is used
                 if made.function and model.functions.is_test(made.function):
                     continue  # a test runs it once, on purpose
@@ -314,6 +315,7 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
     how = (
         "and calls it right away" if made.fate == CALLED
         else "and uses it only in that call" if made.fate == REUSED
+        else "and hands it to a function for that call only" if made.fate == PASSED
         else "and uses it only there"
     )
     return (
@@ -321,6 +323,32 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
         "again every time",
         "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
         "arguments",
+    )
+
+
+def _passed_to_project_functions(made: Made, model: Model) -> bool:
+    """A jitted function held in a local and handed only to functions of the
+    project (`minimize(obj, x0)`), which use it for that call: it lives no
+    longer than the run that made it. Handed to a class or to a library (a
+    `defvjp`, a registry), it may be kept."""
+    module = model.symbols.modules[made.path]
+    if made.nested is not None:
+        names = {made.nested.name, made.nested.qualname}  # a nested `def` is named by its qualname
+    else:
+        names = {
+            binding.ref.name for binding in module.bindings
+            if binding.value.location == made.application.location and binding.ref.is_local
+        }
+    calls = [
+        call for enclosing, call in module.calls
+        if enclosing == made.function and any(
+            value.kind == f.NAME and value.ref is not None and not value.ref.attributes and value.ref.name in names
+            for value in (*call.args, *(value for _, value in call.keywords))
+        )
+    ]
+    return bool(names) and bool(calls) and all(
+        model.symbols.lookup_function(call.ref) is not None and model.symbols.constructed_class(call) is None
+        for call in calls
     )
 
 
