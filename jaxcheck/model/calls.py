@@ -78,15 +78,20 @@ class Calls:
         last: Iterable[str] = (),
         callees: Iterable[str] = (),
         applied: bool = False,
+        last_named: Callable[[str], object] | None = None,
     ) -> list[Call]:
         """The calls whose dotted name (`Value.dotted`, "" for none) passes
-        `named`, or whose callee's last name is one of `last`, or whose global
-        callee resolves to one of `callees`, or (`applied`) that call what a
-        call returns, in project order."""
+        `named`, or whose callee's last name is one of `last` or passes
+        `last_named`, or whose global callee resolves to one of `callees`, or
+        (`applied`) that call what a call returns, in project order."""
         positions: set[int] = set()
         if named is not None:
             for name, found in self._by_dotted.items():
                 if named(name):
+                    positions.update(found)
+        if last_named is not None:
+            for name, found in self._by_last.items():
+                if last_named(name):
                     positions.update(found)
         for name in last:
             positions.update(self._by_last.get(name, ()))

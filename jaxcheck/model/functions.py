@@ -10,6 +10,7 @@ how the transform's result is used where it is made.
 from __future__ import annotations
 
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -35,6 +36,8 @@ _NOT_LIBRARY_FOLDERS = frozenset(
      "demo", "demos", "docs", "doc", "notebooks", "tutorials", "experimental_scripts", "experiments", "baselines"}
 )
 _CALLS_DEEP = 3  # how far `called_repeatedly` follows calls from a loop
+# Calls that register a function to run on every event of a user interface or a stream.
+_EVENT_HOOK = re.compile(r"handler|callback|connect|listen|subscribe|^on_", re.IGNORECASE)
 # Methods that build or set up an object, once per object: `init` and `initialize` give its first state.
 BUILDING = frozenset(
     {"__init__", "__post_init__", "setup", "__new__", "__init_subclass__", "__set_name__", "init", "initialize"}
@@ -298,6 +301,11 @@ class Functions:
         for _, _, call in calls.where(TREE_MAPS.__contains__):
             if call.args and call.args[0].kind == f.NAME:
                 repeated.update(self.callees(call.args[0].ref))  # called once per leaf
+        for _, _, call in calls.where(last_named=lambda name: _EVENT_HOOK.search(name) is not None):
+            # `window.reg_key_handler(self._on_key)`, `fig.canvas.mpl_connect(event, on_key)`: run on every event.
+            for value in (*call.args, *(value for _, value in call.keywords)):
+                if value.kind == f.NAME and value.ref is not None:
+                    repeated.update(self.callees(value.ref))
         # Code JAX traces runs once per compilation, however often its caller runs.
         repeated = {function for function in repeated if not self._traced_anywhere(function)}
         frontier = set(repeated)
