@@ -265,7 +265,7 @@ def test_state_read_is_assigned_only_in_init():
     assert src.count("self.scale = scale") == 1  # set_scale now assigns only `offset`, which step does not read
     # No change in the project: only the latent finding, since `scale` is public state of a class users build ...
     (finding,) = findings_of(src)[0]
-    assert (finding.code, "a user's `self.scale = ...`" in finding.message) == ("JAX201", True), finding.message
+    assert (finding.code, "a user's `stepper.scale = ...`" in finding.message) == ("JAX201", True), finding.message
     # ... and none when that state is private.
     assert codes_at(src.replace("self.scale", "self._scale")) == set()
 

@@ -1557,3 +1557,22 @@ def test_a_cache_folder_left_half_made_is_made_whole(tmp_path: Path) -> None:
     completed = jaxcheck_run("check", ".", cwd=tmp_path)
     assert _findings(completed, TEXT_LINE) == expected and "cache was not used" not in completed.stderr
     assert (cache_of(tmp_path) / "results").is_file() and list((cache_of(tmp_path) / "facts").iterdir())
+
+
+def test_a_public_function_another_module_jits_is_still_called_eagerly(tmp_path: Path) -> None:
+    # rlax's `knn_query` jits a new `partial` on each call; `exploration.py` jits `knn_query` itself, but users
+    # call it eagerly too: each call traces and compiles `_cdist` again (jax 0.10.2 and 0.12.0.1).
+    memory = (
+        "import functools\n\nimport jax\n\n\ndef _cdist(a, b, metric):\n    return a - b\n\n\n"
+        "def knn_query(data, points, metric='l2'):\n"
+        "    distance = jax.jit(functools.partial(_cdist, metric=metric))\n    return distance(points, data)\n"
+    )
+    exploration = (
+        "import jax\n\nfrom pkg import memory\n\n\n"
+        "def reward(data, points):\n    return jax.jit(memory.knn_query)(data, points)\n"
+    )
+    make(tmp_path, {"pkg/__init__.py": "", "pkg/memory.py": memory, "pkg/exploration.py": exploration})
+    assert where(cli(tmp_path, ".")) == {("pkg/memory.py", 11, 16, "JAX401")}
+    # Jitted in its own module, as the body of its module's jit, it runs only while tracing.
+    write(tmp_path, "pkg/memory.py", memory + "\n\ndef reward(data, points):\n    return jax.jit(knn_query)(data, points)\n")
+    assert cli(tmp_path, ".") == []

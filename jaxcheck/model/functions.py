@@ -344,7 +344,7 @@ class Functions:
         neither is followed."""
         def followed(function: str) -> bool:
             name = function.rpartition(".")[2]
-            return name not in BUILDING and not sets_up(name) and not self._traced_anywhere(function)
+            return name not in BUILDING and not sets_up(name) and not self.runs_only_while_tracing(function)
 
         found = {function: "" for function in self.called_repeatedly if followed(function)}
         offered = [function for function in self.symbols.functions if self.offered_to_users(function) and followed(function)]
@@ -397,6 +397,19 @@ class Functions:
         """The functions some transform of the project traces, in any module
         (`jax.jit(make_train(cfg))` in a script traces the library's `train`)."""
         return frozenset().union(*(self.traced(path) for path in self.symbols.modules))
+
+    def runs_only_while_tracing(self, function: str) -> bool:
+        """Code that runs only when JAX traces it (`while_tracing`), once per
+        compilation: not a public function that only other modules trace
+        (`jax.jit(episodic_memory.knn_query)`), which stays its module's API,
+        called eagerly by users too."""
+        path = self.symbols.path_of.get(function, "")
+        if not path or not self.while_tracing(path, function):
+            return False
+        if not self.public_api(function):
+            return True
+        own, parts = self.traced(path), function.split(".")
+        return any(".".join(parts[:end]) in own for end in range(len(parts), 0, -1))
 
     def while_tracing(self, path: str, function: str) -> bool:
         """Code JAX runs while tracing, once per compilation: a function a

@@ -284,8 +284,8 @@ class JitRecreatedPerCall(Rule):
                     continue  # made once in this run of the function and used again in it: the cache is used
                 if made.function and model.functions.is_test(made.function):
                     continue  # a test runs it once, on purpose
-                if made.function and model.functions.while_tracing(path, made.function) and not model.functions.public_api(made.function):
-                    continue  # JAX runs traced code once per compilation; users may call the library's API eagerly
+                if made.function and model.functions.runs_only_while_tracing(made.function):
+                    continue  # JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
                     continue
                 yield self.finding(path, made.application.location, *_message(made, what, model))
