@@ -466,7 +466,8 @@ class Functions:
         if not self.in_library(path):
             return False
         inside = function[len(self.symbols.modules[path].module) + 1 :].split(".")
-        return not any(part.startswith("_") and part != "__init__" for part in inside)
+        # `__call__` and its kin are called by the language on users' behalf (`layer(x)`): public.
+        return not any(part.startswith("_") and not (part.startswith("__") and part.endswith("__")) for part in inside)
 
     def per_test_case(self, function: str) -> str:
         """How a test suite runs `function` once per test case, for a message

@@ -62,8 +62,9 @@ class JitRecreatedPerCall(Rule):
     a loop (or a comprehension), or in a function the project calls on every
     turn of a loop (directly, or a few calls deeper) or gives to
     `jax.tree_util.tree_map`, or in a public function or method a library
-    offers its users (public names, in a module that is not a test, an
-    example or a script), who call it as often as they like, or in a helper
+    offers its users (public names, `__call__` included, in a module that is
+    not a test, an example or a script), who call it as often as they like,
+    or in a helper
     such a function calls directly. `self.method()` in a base class runs the
     subclasses' own `method` too. Code run once per program (at import, in a
     script's `main()`, in `__init__`, in set-up code named `init`, `setup`,
