@@ -111,7 +111,7 @@ class Constants:
                         after = self._after_a_call(jitted, path, scope, location, variable)
                         if after is not None:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
-                        elif self._offered_setter(variable, scope, text):
+                        elif self._offered_setter(variable, scope, location):
                             found.append(Baked(variable, reader, jitted, path, location, text, jitted.path, jitted.location, True, scope))
         # A change after a call in the code is the evidence to show; a user's call of a setter, the latent case.
         unique: dict = {}
@@ -122,15 +122,17 @@ class Constants:
             setters.setdefault((item.variable, item.setter) if item.offered else item, item)
         return list(setters.values())
 
-    def _offered_setter(self, variable: Ref, scope: str, text: str) -> bool:
+    def _offered_setter(self, variable: Ref, scope: str, location: f.Location) -> bool:
         """A module-level value of the library rebound (`global RADIUS; RADIUS =
         r`) by a function or context manager the library offers its users
         (`set_radius`, `with fixed_size(n)`): they call it whenever they like,
         also after a jitted function that reads the value was traced. Not an
         in-place change (an entry added to a registry is read by no earlier
         trace)."""
-        if variable.is_local or not scope or text != f"{variable.dotted.rpartition('.')[2]} = ...":
+        if variable.is_local or not scope:
             return False
+        if not any(binding.location == location for binding in self.symbols.bindings.get(variable, ())):
+            return False  # changed in place, not rebound
         path = self.symbols.path_of.get(scope, "")
         return bool(path) and self.functions.in_library(path) and self.functions.offered_to_users(scope)
 

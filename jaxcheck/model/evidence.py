@@ -256,7 +256,7 @@ def built_repeatedly(model: Model, cls: str, uses: list[StaticUse]) -> str:
     or in a function a library offers its users."""
     for use in uses:
         for path, function, call in _built_for(model, cls, use.outermost):
-            if function and model.functions.while_tracing(path, function):
+            if function and model.functions.runs_only_while_tracing(function):
                 continue  # runs when JAX traces it, once per compilation
             if runs_repeatedly(model, path, call.location):
                 return f"built in code that runs again and again ({place_named(path, call.location.line, call.location.column)})"
@@ -277,12 +277,18 @@ def _per_test_case(model: Model, function: str, call: f.Value) -> str:
     compiled once anyway), nor in a helper that builds one of several
     classes (`get_workload(name)`)."""
     facts = model.symbols.functions.get(function)
-    if facts is None or len(model.values.classes_built_in(function)) > 2:
+    if facts is None or _builds_one_of_several(model, function):
         return ""
     parameters = {parameter.name for parameter in facts.parameters}
     if model.functions.is_test(function) and _reads_names(call, parameters, function):
         return ""
     return model.functions.per_test_case(function)
+
+
+def _builds_one_of_several(model: Model, function: str) -> bool:
+    """A function that builds objects of three classes or more (`make(name)` of
+    a registry): which one a run builds is chosen by its arguments."""
+    return len(model.values.classes_built_in(function)) > 2
 
 
 def _reads_names(value: f.Value, names: set[str], function: str) -> bool:
@@ -307,9 +313,9 @@ def _built_on_every_turn(model: Model, cls: str) -> str:
             continue
         if call.location in model.symbols.modules[path].repeated and not (function and model.functions.is_test(function)):
             return f"built in a loop ({place_named(path, call.location.line, call.location.column)})"
-        if not function or function.rpartition(".")[2] in BUILDING or model.functions.while_tracing(path, function):
+        if not function or function.rpartition(".")[2] in BUILDING or model.functions.runs_only_while_tracing(function):
             continue
-        if function in model.functions.called_in_a_loop and len(model.values.classes_built_in(function)) <= 2:
+        if function in model.functions.called_in_a_loop and not _builds_one_of_several(model, function):
             return f"built on every turn of a loop that calls `{model.symbols.short_name(function)}` ({place_named(path, call.location.line, call.location.column)})"
     return ""
 
@@ -320,7 +326,7 @@ def instances_built_repeatedly(model: Model, cls: str) -> str:
     method of `self` taken in one of its methods is a new key for each of them."""
     for path, call in model.values.constructions(cls):
         function = _enclosing(model, path, call.location)
-        if function and (model.functions.while_tracing(path, function) or model.functions.is_test(function)):
+        if function and (model.functions.runs_only_while_tracing(function) or model.functions.is_test(function)):
             continue
         if model.functions.in_test_file(path):
             continue

@@ -44,13 +44,14 @@ BUILDING = frozenset(
 )
 
 
+# The words of a name that says it sets something up (`init_model_fn`, `meta_init`, `initialized`).
+_SETTING_UP = frozenset({"init", "initialize", "initialise", "initialized", "initialization", "setup"})
+
+
 def sets_up(name: str) -> bool:
     """Code that sets an object or a run up once (`init`, `setup`,
     `init_model_fn`, `meta_init`, `initialized`): once per object, or per run."""
     return not name.startswith("__") and not _SETTING_UP.isdisjoint(name.lower().split("_"))
-
-
-_SETTING_UP = frozenset({"init", "initialize", "initialise", "initialized", "initialization", "setup"})
 
 
 @dataclass(frozen=True)
@@ -307,17 +308,13 @@ class Functions:
                 if value.kind == f.NAME and value.ref is not None:
                     repeated.update(self.callees(value.ref))
         # Code JAX traces runs once per compilation, however often its caller runs.
-        repeated = {function for function in repeated if not self._traced_anywhere(function)}
+        repeated = {function for function in repeated if not self.runs_only_while_tracing(function)}
         frontier = set(repeated)
         for _ in range(_CALLS_DEEP):
             frontier = {callee for caller in frontier for ref in calls.made_in(caller) for callee in self.callees(ref)}
-            frontier = {callee for callee in frontier - repeated if not self._traced_anywhere(callee)}
+            frontier = {callee for callee in frontier - repeated if not self.runs_only_while_tracing(callee)}
             repeated |= frontier
         return repeated
-
-    def _traced_anywhere(self, function: str) -> bool:
-        path = self.symbols.path_of.get(function, "")
-        return bool(path) and self.while_tracing(path, function)
 
     @cached_property
     def called_in_a_loop(self) -> set[str]:
@@ -399,24 +396,15 @@ class Functions:
         return frozenset().union(*(self.traced(path) for path in self.symbols.modules))
 
     def runs_only_while_tracing(self, function: str) -> bool:
-        """Code that runs only when JAX traces it (`while_tracing`), once per
-        compilation: not a public function that only other modules trace
+        """Code that runs only when JAX traces it, once per compilation: a
+        function a transform of the project traces, in any module, or one
+        nested in it; but not a public function that only other modules trace
         (`jax.jit(episodic_memory.knn_query)`), which stays its module's API,
         called eagerly by users too."""
         path = self.symbols.path_of.get(function, "")
-        if not path or not self.while_tracing(path, function):
+        if not path or not _within(function, self.all_traced):
             return False
-        if not self.public_api(function):
-            return True
-        own, parts = self.traced(path), function.split(".")
-        return any(".".join(parts[:end]) in own for end in range(len(parts), 0, -1))
-
-    def while_tracing(self, path: str, function: str) -> bool:
-        """Code JAX runs while tracing, once per compilation: a function a
-        transform of the project traces, or one nested in it."""
-        traced = self.all_traced
-        parts = function.split(".")
-        return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))
+        return not self.public_api(function) or _within(function, self.traced(path))
 
     @staticmethod
     def in_test_file(path: str) -> bool:
@@ -541,6 +529,12 @@ class Functions:
             for callee in self.callees(returned.ref)
             if callee.startswith(factory.qualname + ".")
         ]
+
+
+def _within(function: str, traced: frozenset[str] | set[str]) -> bool:
+    """`function` is one of `traced`, or nested in one."""
+    parts = function.split(".")
+    return any(".".join(parts[:end]) in traced for end in range(len(parts), 0, -1))
 
 
 # Decorators that run a test once per case: pytest's and absl's.

@@ -53,7 +53,6 @@ class Symbols:
         self._exports = {module.module: dict(module.imports) for module in self.modules.values()}
         self._canonical: dict[str, Ref] = {}  # a global's name -> the global it stands for
         self._mro: dict[str, list[str]] = {}
-        self._writes_of: dict[str, list[tuple[f.AttributeWrite, str]]] = {}
         self._instance_classes: dict[Ref, tuple[str, ...]] = {}  # asked again for each call on the same object
         for module in self.modules.values():
             for cls in module.classes:
@@ -75,13 +74,8 @@ class Symbols:
                     self.subclasses[base].append(cls.qualname)
 
     def writes_of(self, attribute: str) -> list[tuple[f.AttributeWrite, str]]:
-        """Every `obj.<attribute> = ...` of the project, with its file."""
-        known = self._writes_of.get(attribute)
-        if known is None:
-            known = self._writes_of[attribute] = [
-                item for items in self.writes.values() for item in items if item[0].attribute == attribute
-            ]
-        return known
+        """Every `obj.<attribute> = ...` of the project, with its file (asked only of property setters)."""
+        return [item for items in self.writes.values() for item in items if item[0].attribute == attribute]
 
     @cached_property
     def calls(self) -> Calls:
