@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 3
+FACTS_VERSION = 4
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -335,6 +335,26 @@ class ClassFacts:
     attributes: tuple[ClassAttribute, ...]
 
 
+# What kind of value a `LoopValue` holds: a Python number for sure, True or False, or anything.
+A_NUMBER, A_FLAG, ANYTHING = "number", "flag", "any"
+
+
+@pickled_by_fields
+@dataclass(frozen=True, slots=True)
+class LoopValue:
+    """An argument of a call made in a `for` loop that reads the loop's target,
+    or a name the loop's body binds from it: it may take a new value on every turn."""
+
+    location: Location  # the argument
+    loop: Location  # the `for`
+    over: str  # what the loop runs over, as written (shortened)
+    names: tuple[str, ...]  # the names read that change from turn to turn
+    turns: int | None = None  # how many turns the loop makes, when the code says: `range(100)`, a display
+    # The loop runs over values fixed for the run: a display, a short `range`, configuration (`cfg.names`).
+    fixed: bool = False
+    kind: str = ANYTHING  # A_NUMBER, A_FLAG or ANYTHING
+
+
 @pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class ModuleFacts:
@@ -355,3 +375,4 @@ class ModuleFacts:
     item_writes: tuple[ItemWrite, ...] = ()
     repeated: tuple[Location, ...] = ()  # every call made in a loop or a comprehension
     looped_writes: tuple[Location, ...] = ()  # every binding, attribute or item write made in a loop
+    loop_values: tuple[LoopValue, ...] = ()

@@ -258,12 +258,160 @@ def _literal_string(source: _Source, node: ast.Constant) -> bool:
     return match is None or match.end() == end
 
 
+# Loops: the names that change from one turn to the next, and what kind of value each holds.
+
+_SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+_NUMBER_CALLS = frozenset({"int", "float", "len", "round", "abs"})
+_PASSED_THROUGH = frozenset({"builtins." + name for name in ("zip", "list", "tuple", "sorted", "reversed", "set", "enumerate")})
+_NO_DESCENT = (ast.Lambda, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_TURNS_KNOWN = 10_000  # a constant `range` longer than this is not counted
+_FEW_TURNS = 8  # a constant `range` this short is a fixed set of values
+NUMBER, FLAG, ANY = f.A_NUMBER, f.A_FLAG, f.ANYTHING
+
+
+class _Loop:
+    """A loop being read: what it runs over, whether those values are fixed for
+    the run, and the names that change from turn to turn with their kinds."""
+
+    def __init__(self, node: ast.For | ast.AsyncFor | ast.While, reader: _AstExtractor, scope: Scope) -> None:
+        self.node = node
+        self.names: dict[str, str] = {}
+        self.turns: int | None = None
+        self.fixed = False
+        self.over = "while"
+        if type(node) is not ast.While:
+            iterable, target = node.iter, node.target
+            self.over = _shortened(iterable)
+            builtin = _builtin(iterable, scope)
+            if type(iterable) in (ast.Tuple, ast.List, ast.Set):
+                self.turns = len(iterable.elts)
+            elif builtin == "builtins.range":
+                self.turns = _range_length(iterable)
+            self.fixed = reader.fixed_values(iterable, scope)
+            kind = NUMBER if builtin == "builtins.range" else ANY
+            if builtin == "builtins.enumerate" and type(target) is ast.Tuple and len(target.elts) == 2:
+                for name in _names_stored(target.elts[0]):
+                    self.names[name] = NUMBER
+                target = target.elts[1]
+            for name in _names_stored(target):
+                self.names[name] = kind
+        # A name the body updates from itself changes on every turn: `n += 1`, `t = t + dt`.
+        for statement in _loop_body_statements(node.body):
+            if type(statement) is ast.AugAssign:
+                for name in _names_stored(statement.target):
+                    self.names.setdefault(name, NUMBER if _kind(statement.value, self) == NUMBER else ANY)
+            elif type(statement) is ast.Assign:
+                read = {n.id for n in _names_read(statement.value)}
+                for target in statement.targets:
+                    for name in _names_stored(target):
+                        if name in read:
+                            self.names.setdefault(name, _kind(statement.value, self))
+
+
+def _builtin(node: ast.expr, scope: Scope) -> str:
+    """The dotted name a call calls, resolved: `builtins.range` for `range(...)`."""
+    if type(node) is not ast.Call:
+        return ""
+    callee = _dotted_name(node.func)
+    return scope.resolve_dotted(callee).dotted if callee is not None else ""
+
+
+def _shortened(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _range_length(node: ast.Call) -> int | None:
+    values = [arg.value for arg in node.args if type(arg) is ast.Constant]
+    if node.keywords or len(values) != len(node.args) or not all(type(v) is int for v in values) or not 1 <= len(values) <= 3:
+        return None
+    if len(values) == 3 and values[2] == 0:
+        return None
+    turns = len(range(*values))
+    return turns if turns <= _TURNS_KNOWN else None
+
+
+def _loop_body_statements(body: list[ast.stmt]):
+    """The statements a loop's body runs on each turn, nested blocks included, not nested definitions."""
+    pending = list(body)
+    while pending:
+        statement = pending.pop()
+        if type(statement) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+            continue
+        yield statement
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            pending.extend(getattr(statement, field, ()) or ())
+
+
+def _names_stored(target: ast.expr) -> list[str]:
+    if type(target) is ast.Name:
+        return [target.id]
+    if type(target) in (ast.Tuple, ast.List):
+        return [name for element in target.elts for name in _names_stored(element)]
+    if type(target) is ast.Starred:
+        return _names_stored(target.value)
+    return []
+
+
+def _names_read(node: ast.expr):
+    """The names an expression reads, not through an array's shape (`x.shape[0]`, `len(x)`: a new
+    shape compiles again whatever is static) nor inside a lambda or comprehension."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        kind = type(current)
+        if kind is ast.Name:
+            yield current
+        elif kind is ast.Attribute and current.attr in _SHAPE_ATTRIBUTES:
+            continue
+        elif kind is ast.Call and type(current.func) is ast.Name and current.func.id == "len":
+            continue
+        elif not isinstance(current, _NO_DESCENT):
+            pending.extend(ast.iter_child_nodes(current))
+
+
+def _changing(node: ast.expr, loops: list[_Loop]) -> tuple[_Loop, tuple[str, ...]] | None:
+    """The innermost open loop one of whose changing names the expression reads, with those names."""
+    read = {name.id for name in _names_read(node)}
+    if not read:
+        return None
+    for loop in reversed(loops):
+        names = read.intersection(loop.names)
+        if names:
+            return loop, tuple(sorted(names))
+    return None
+
+
+def _kind(node: ast.expr, loop: _Loop) -> str:
+    """NUMBER for a counted name, `int()`/`len()` of anything and arithmetic of those; FLAG for a
+    comparison, `not`, `bool()` and the like, which take two values; ANY otherwise."""
+    kind = type(node)
+    if kind is ast.Name:
+        return loop.names.get(node.id, ANY)
+    if kind is ast.Constant:
+        return FLAG if type(node.value) is bool else NUMBER if type(node.value) in (int, float) else ANY
+    if kind is ast.Compare or kind is ast.UnaryOp and type(node.op) is ast.Not:
+        return FLAG
+    if kind is ast.Call and type(node.func) is ast.Name:
+        return FLAG if node.func.id == "bool" else NUMBER if node.func.id in _NUMBER_CALLS else ANY
+    if kind is ast.BoolOp or kind is ast.IfExp:
+        parts = {_kind(part, loop) for part in (node.values if kind is ast.BoolOp else (node.body, node.orelse))}
+        return parts.pop() if len(parts) == 1 else ANY
+    if kind is ast.BinOp:
+        return NUMBER if _kind(node.left, loop) == NUMBER and _kind(node.right, loop) == NUMBER else ANY
+    if kind is ast.UnaryOp:
+        return _kind(node.operand, loop)
+    return ANY
+
+
 class _AstExtractor(FactsBuilder):
     """A module's facts from Python's tree: statements in order, expressions scanned."""
 
     def __init__(self, tree: ast.Module, text: str, path: str, module_name: str, is_package: bool) -> None:
         super().__init__(tree, path, module_name, build_scopes(tree.body, module_name, is_package, _bind_statement))
         self.source = _Source(text)
+        self.loops_open: dict[str, list[_Loop]] = {}  # function qualname ("" for the module) -> its loops open
+        self.bound_last: dict[tuple[str, str], ast.expr | None] = {}  # (function, name) -> what it was last bound to
 
     # Statements
 
@@ -287,7 +435,9 @@ class _AstExtractor(FactsBuilder):
             if kind is not ast.While:
                 self.scan(node.iter, scope)
             self.loop_depth[function] = self.loop_depth.get(function, 0) + 1
+            self.loops_open.setdefault(function, []).append(_Loop(node, self, scope))
             self._compound(node, scope)
+            self.loops_open[function].pop()
             self.loop_depth[function] -= 1
         else:
             self._compound(node, scope)
@@ -364,6 +514,7 @@ class _AstExtractor(FactsBuilder):
             for child in _children(node):
                 self.scan(child, scope)
         elif kind is ast.Assign:
+            self._note_loop_binding(node.targets, node.value, scope)
             value = self.value(node.value, scope)
             for target in node.targets:
                 self.bind_target(target, value if len(node.targets) == 1 else None, scope)
@@ -563,6 +714,68 @@ class _AstExtractor(FactsBuilder):
                     self._placed_inside_fstring(current)
                 for child in _children(current):
                     stack.append((child, current, shadowed, context))
+
+    def _call(self, node: ast.Call, scope: Scope, shadowed: frozenset[str], context: Context) -> None:
+        super()._call(node, scope, shadowed, context)
+        loops = self.loops_open.get(scope.function)
+        if not loops or context.lambdas:
+            return
+        for argument in _argument_values(node):
+            found = _changing(argument, loops)
+            if found is not None:
+                loop, names = found
+                self.loop_values.append(
+                    f.LoopValue(
+                        self.location(argument), self.location(loop.node), loop.over, names, loop.turns, loop.fixed,
+                        _kind(argument, loop),
+                    )
+                )
+
+    def _note_loop_binding(self, targets: list[ast.expr], value: ast.expr, scope: Scope) -> None:
+        """`k = n + 1` in the loop over `n`: `k` changes from turn to turn too."""
+        for target in targets:
+            single = type(target) is ast.Name and len(targets) == 1
+            for name in _names_stored(target):
+                self.bound_last[scope.function, name] = value if single else None
+        loops = self.loops_open.get(scope.function)
+        if not loops:
+            return
+        found = _changing(value, loops)
+        if found is not None:
+            loop = found[0]
+            kind = _kind(value, loop)
+            for target in targets:
+                for name in _names_stored(target):
+                    loop.names[name] = kind
+
+    def fixed_values(self, node: ast.expr, scope: Scope, depth: int = 0) -> bool:
+        """Whether a loop runs over values fixed for the run: written out in the
+        code, or read off configuration (an attribute, a global, `cfg.items()`),
+        rather than computed from data here or given as a parameter."""
+        kind = type(node)
+        if kind in (ast.Tuple, ast.List, ast.Set):
+            return True
+        if kind is ast.Name:
+            if scope.kind == FUNCTION and node.id in scope.parameters:
+                return False
+            if (scope.function, node.id) not in self.bound_last:
+                return True  # a global, an import: configuration
+            bound = self.bound_last[scope.function, node.id]
+            return bound is not None and depth < 3 and self.fixed_values(bound, scope, depth + 1)
+        if kind is ast.Attribute:
+            return True  # `self.layers`, `cfg.names`: what an object holds
+        if kind is ast.Subscript:
+            return self.fixed_values(node.value, scope, depth)
+        if kind is ast.Call:
+            builtin = _builtin(node, scope)
+            if builtin == "builtins.range":
+                turns = _range_length(node)
+                return turns is not None and turns <= _FEW_TURNS
+            if builtin in _PASSED_THROUGH:
+                return bool(node.args) and all(self.fixed_values(arg, scope, depth) for arg in node.args)
+            if type(node.func) is ast.Attribute and node.func.attr in ("items", "keys", "values") and not node.args:
+                return self.fixed_values(node.func.value, scope, depth)
+        return False
 
     def _name_use(self, node: ast.Name, parent, shadowed: frozenset[str], scope: Scope, context: Context) -> None:
         name = node.id

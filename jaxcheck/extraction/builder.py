@@ -90,6 +90,7 @@ class FactsBuilder:
         self.item_writes: list[f.ItemWrite] = []
         self.repeated: list[f.Location] = []
         self.looped_writes: list[f.Location] = []
+        self.loop_values: list[f.LoopValue] = []
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -111,6 +112,7 @@ class FactsBuilder:
             item_writes=tuple(self.item_writes),
             repeated=tuple(self.repeated),
             looped_writes=tuple(self.looped_writes),
+            loop_values=tuple(self.loop_values),
         )
 
     def statements(self, statements, scope: Scope) -> None:

@@ -98,6 +98,11 @@ FACTS: tuple[Fact, ...] = (
         "`jax.jit` keys its cache on the function object: a new function object per call compiles per call",
         checked=SUITE_RELEASES,
     ),
+    Fact(
+        "static-key",
+        "each new value of a static argument (and each Python number under `eqx.filter_jit`) compiles again",
+        checked=SUITE_RELEASES,
+    ),
 )
 _BY_KEY = {fact.key: fact for fact in FACTS}
 

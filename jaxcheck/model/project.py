@@ -20,7 +20,7 @@ from jaxcheck.model.constants import Constants
 from jaxcheck.model.functions import Functions
 from jaxcheck.model.pytrees import aux_elements, static_fields
 from jaxcheck.model.state import State
-from jaxcheck.model.static_uses import FIELD, StaticUse, find_static_uses, held_use
+from jaxcheck.model.static_uses import FIELD, Sites, StaticUse, find_sites, find_static_uses, held_use
 from jaxcheck.model.symbols import Symbols
 from jaxcheck.model.transforms import Options
 from jaxcheck.model.values import Values
@@ -46,8 +46,13 @@ class Model:
         return self.options.target
 
     @cached_property
+    def sites(self) -> Sites:
+        """The transforms applied to project functions, and the calls that run them."""
+        return find_sites(self.symbols, self.functions.compiled)
+
+    @cached_property
     def static_uses(self) -> tuple[StaticUse, ...]:
-        return find_static_uses(self.symbols, self.state, self.functions.compiled, self.values.static_leaves)
+        return find_static_uses(self.symbols, self.state, self.sites, self.values.static_leaves)
 
     @cached_property
     def static_uses_by_class(self) -> dict[str, list[StaticUse]]:

@@ -74,14 +74,36 @@ class _Target:
 Leaves = Callable[[str], list[tuple[Field, str, str]]]
 
 
-def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], leaves: Leaves | None = None) -> tuple[StaticUse, ...]:
-    """Every static use in the project: declared at the definitions, and at call sites.
+@dataclass(frozen=True)
+class CallSite:
+    """A call that runs a transformed function, with 1 in `shift` when `self` is implicit."""
+
+    path: str
+    enclosing: str  # the function the call is in ("" at module level)
+    call: f.Value  # the call, with a `partial(step, cfg=cfg)` read as `step(..., cfg=cfg)`
+    target: _Target
+    shift: int
+
+    def static_arguments(self) -> list[tuple[str, f.Value]]:
+        """The arguments at static positions, by parameter name."""
+        return [(name, value) for name, value, static in _arguments(self.call, self.target, self.shift) if static]
+
+
+@dataclass(frozen=True)
+class Sites:
+    """Every transform applied to a project function, as targets, with the calls that run them."""
+
+    declared: tuple[_Target, ...]  # targets whose definition is seen, in order
+    calls: tuple[CallSite, ...]
+
+
+def find_sites(symbols: Symbols, compiled: list[Compiled]) -> Sites:
+    """Match each transform application to the calls that run it.
 
     `compiled` is every transform applied to a project function (the built-in
-    transforms and the configured ones); `leaves` gives the static leaves of a
-    pytree or graph node that equinox's filter transforms and `nnx.jit` split.
+    transforms and the configured ones).
     """
-    uses: list[StaticUse] = []
+    declared: list[_Target] = []
     direct: dict[str, list[_Target]] = defaultdict(list)  # global name a call names -> targets
     methods: dict[str, list[_Target]] = defaultdict(list)  # method name -> targets
     immediate: dict[tuple, _Target] = {}  # (path, key) of a `jit(fn, ...)` call -> its target
@@ -102,7 +124,7 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
             broken and function.class_qualname and broken.intersection(symbols.mro(function.class_qualname))
         ):
             continue  # JAX raises at the `jit` itself (every release measured): nothing is ever cached
-        uses.extend(_declared_uses(symbols, state, target))
+        declared.append(target)
         if call is None and function.is_instance_method:
             methods[function.name].append(target)
         elif call is None:
@@ -114,7 +136,6 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
                     bound[name].append(target)
                 else:
                     direct[name.name].append(target)
-    callers = _Callers(symbols)
     # Only these calls can run a target (see `_runs` and `_callees`): a `partial`, a call of what a call
     # returns, one named like a bound target, a method or a tracing method, or one of a global target.
     candidates = symbols.calls.where(
@@ -123,10 +144,28 @@ def find_static_uses(symbols: Symbols, state: State, compiled: list[Compiled], l
         callees=direct,
         applied=True,
     )
+    sites = []
     for path, enclosing, written in candidates:
         call = _runs(written)
         for target, shift in _callees(symbols, path, call, direct, bound, methods, immediate):
-            uses.extend(_call_site_uses(symbols, state, path, enclosing, call, target, shift, leaves, callers))
+            sites.append(CallSite(path, enclosing, call, target, shift))
+    return Sites(tuple(declared), tuple(sites))
+
+
+def find_static_uses(symbols: Symbols, state: State, sites: Sites, leaves: Leaves | None = None) -> tuple[StaticUse, ...]:
+    """Every static use in the project: declared at the definitions, and at call sites.
+
+    `leaves` gives the static leaves of a pytree or graph node that equinox's
+    filter transforms and `nnx.jit` split.
+    """
+    uses: list[StaticUse] = []
+    for target in sites.declared:
+        uses.extend(_declared_uses(symbols, state, target))
+    callers = _Callers(symbols)
+    for site in sites.calls:
+        uses.extend(
+            _call_site_uses(symbols, state, site.path, site.enclosing, site.call, site.target, site.shift, leaves, callers)
+        )
     return tuple(uses)
 
 

@@ -8,7 +8,7 @@ from jaxcheck.rules.bad_input import BadInput
 from jaxcheck.rules.base import Rule
 from jaxcheck.rules.globals import JittedReadsChangingGlobal
 from jaxcheck.rules.methods import JitMethodSelfNotStatic, JittedBoundMethod, JittedClosureOverSelf
-from jaxcheck.rules.recompiles import JitRecreatedPerCall
+from jaxcheck.rules.recompiles import JitRecreatedPerCall, StaticArgumentVaries
 from jaxcheck.rules.static_args import IdentityHashStatic, MutableStatic, UnhashableStatic
 from jaxcheck.rules.static_fields import BoundMethodField, DynamicChildOfStatic, IncompleteHash
 from jaxcheck.rules.unused_noqa import UNUSED_NOQA, UnusedNoqa
@@ -29,6 +29,7 @@ RULES: tuple[type[Rule], ...] = (
     MutableAuxData,
     UnstableAuxData,
     JitRecreatedPerCall,
+    StaticArgumentVaries,
 )
 
 

@@ -432,3 +432,190 @@ def _made_before_the_loop(made: Made, model: Model) -> bool:
         return False
     nested = model.symbols.functions.get(target.ref.name)
     return nested is not None and nested.loop_depth == 0
+
+
+class StaticArgumentVaries(Rule):
+    """A static argument takes a new value on every turn of a loop: JAX
+    compiles the function once per value it takes.
+
+    ## What it does
+
+    Flags an argument at a static position of a jitted function
+    (`static_argnums`, `static_argnames`; under `eqx.filter_jit` every argument
+    that is not an array) when the call is made in a loop and the argument
+    reads what changes from turn to turn:
+
+    - the loop's target: `for n in range(100): power(x, n=n)`, also the count
+      of `enumerate`;
+    - an expression of it: `2 * n`, `sizes[i]`, `self.size_map[image_id]`,
+      `cfg.width` for `cfg` in a list of configurations, `int(t)`;
+    - a name the loop's body binds from it (`k = n + 1`), or updates from
+      itself (`t += dt`, in a `while` loop too).
+
+    Under `eqx.filter_jit`, which makes every Python number static and traces
+    arrays, only a value that is a Python number for sure is flagged: a
+    `range` target, the count of `enumerate`, `int()`, `float()` or `len()` of
+    something, and arithmetic of those. Reported at the argument.
+
+    ## Why is this bad?
+
+    A static argument is part of the key of the jitted function's cache: each
+    new value misses the cache, and JAX traces and compiles the whole function
+    again. A loop that hands a static argument its counter compiles once per
+    turn, each compilation taking far longer than the call it serves, and the
+    cache keeps every compiled version alive.
+
+    Checked on jax 0.10.2 and 0.12.0.1, CPU: `for n in range(20): power(x,
+    n=n)` with `n` static traces 20 times, where 1 is needed with `n` traced;
+    a resize whose static output shape is looked up per image compiles once
+    per distinct size; `eqx.filter_jit` given the loop's Python `int` traces
+    once per turn, and once in all given `jnp.asarray(step)`.
+
+    ## Example
+
+    ```python
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    @partial(jax.jit, static_argnames="n")
+    def power(x, n):
+        return x**n
+
+    x = jnp.ones(3)
+    for n in range(100):
+        power(x, n=n)  # JAX402: 100 compilations, one per value of `n`
+    ```
+
+    ## Use instead
+
+    Pass the value traced, and let the compiled code compute with it:
+
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def power(x, n):
+        return x**n
+
+    x = jnp.ones(3)
+    for n in range(100):
+        power(x, n)  # 1 compilation
+    ```
+
+    When the value must stay static (it decides a shape or a Python branch),
+    give it a few values: round it to a bucket (pad inputs to the next power
+    of two), or move the work that needs it out of the jitted function. Under
+    `eqx.filter_jit` pass `jnp.asarray(n)`.
+
+    ## Fix
+
+    No automatic fix: taking an argument out of the static ones changes what
+    the function may do with it (a shape, a Python `if`), and bucketing its
+    values is a design choice.
+
+    ## Options
+
+    JAX402 is reported under both profiles: a value that changes on every turn
+    is the evidence of a compilation on every turn. `extra-transforms` adds
+    your own compiling transforms.
+
+    ## Known problems
+
+    Not flagged, and fine:
+
+    - a loop over values fixed for the run, each compiled once on purpose: a
+      tuple, list or set written out (`for mode in ("train", "eval")`, also
+      through a name bound to one), a `range` of at most 8 numbers, or what an
+      object or a global holds (`for name in cfg.impurity_names`,
+      `for layer in self.layers`). Flagged are loops over a longer `range`,
+      over a parameter, or over data the function computes (`ids = out["id"]`
+      then `for i in ids`), and `while` loops;
+    - a flag: a comparison, `not`, `bool()` (`with_metrics = i % 10 == 0`)
+      takes two values, so compiles twice at most;
+    - a static argument that does not change in the loop (bound before it, or a
+      constant);
+    - a value read off an array's shape (`x.shape[0]`, `len(batch)`, `x.ndim`):
+      a new shape compiles again anyway, static or not;
+    - tests (a test compiles each value it checks, on purpose), and code that
+      runs only while JAX traces (a loop in a jitted function runs once per
+      compilation).
+
+    Not flagged, but compiles again just the same: a value that changes per
+    call of a function run in a loop rather than in the loop itself
+    (`int(loss)` computed in a training step), values the loop reads through a
+    comprehension or a lambda, and a loop over a configured list that is long
+    or grows.
+
+    ## References
+
+    - JAX docs, "Just-in-time compilation", "Marking arguments as static":
+      "If the function is called with a different static value, it will be
+      compiled again."
+      https://docs.jax.dev/en/latest/jit-compilation.html#marking-arguments-as-static
+    - JAX issue #2521 and its many duplicates: a jitted function that
+      recompiles on every iteration because a loop variable is static.
+    """
+
+    code = "JAX402"
+    name = "static-argument-varies"
+    summary = "a static argument takes a new value on every turn of a loop, so JAX compiles once per value"
+    facts = ("static-key",)
+
+    def check(self, model: Model):
+        changing = {
+            path: {value.location: value for value in module.loop_values}
+            for path, module in model.symbols.modules.items()
+            if module.loop_values
+        }
+        functions = model.functions
+        seen = set()
+        for site in model.sites.calls:
+            values = changing.get(site.path)
+            if values is None:
+                continue
+            for parameter, argument in site.static_arguments():
+                value = values.get(argument.location)
+                if value is None or (site.path, argument.location) in seen:
+                    continue
+                if value.fixed or value.kind == f.A_FLAG:
+                    continue  # a few values, each compiled once on purpose: written out, configured, True or False
+                transform = site.target.spec.transform
+                if transform.all_static and value.kind != f.A_NUMBER:
+                    continue  # equinox traces arrays: only a Python number is static for sure
+                if site.enclosing and (functions.is_test(site.enclosing) or functions.runs_only_while_tracing(site.enclosing)):
+                    continue
+                if not site.enclosing and functions.in_test_file(site.path):
+                    continue
+                seen.add((site.path, argument.location))
+                yield self.finding(site.path, argument.location, *_varies_message(site, parameter, value, model))
+
+
+def _varies_message(site, parameter: str, value: f.LoopValue, model: Model) -> tuple[str, str]:
+    names = ", ".join(f"`{name}`" for name in value.names)
+    loop = "the `while` loop" if value.over == "while" else f"the loop over `{value.over}`"
+    function = model.symbols.short_name(site.target.function.qualname)
+    transform = site.target.spec.transform
+    how_many = (
+        f"{value.turns} compilations where 1 would do" if value.turns is not None else "one compilation per turn at worst"
+    )
+    if transform.all_static:
+        message = (
+            f"{names} changes on every turn of {loop} (line {value.loop.line}) and reaches `{function}` as a Python "
+            f"number, which `{transform.name}` makes static: it compiles `{function}` once per value, {how_many}"
+        )
+    else:
+        message = (
+            f"static argument `{parameter}` of `{function}` reads {names}, which changes on every turn of {loop} "
+            f"(line {value.loop.line}): `{transform.name}` compiles `{function}` once per value, {how_many}"
+        )
+    if transform.all_static:
+        fix = f"Pass it as an array (`jnp.asarray(...)`): `{transform.name}` makes every Python number static"
+    else:
+        fix = (
+            f"Pass it traced (take `{parameter}` out of the static arguments), or give it a few fixed values "
+            "(round or bucket it)"
+        )
+    return message, fix
