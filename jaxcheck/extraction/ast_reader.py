@@ -62,6 +62,10 @@ def ast_facts(text: str, path: str, module_name: str, is_package: bool, tree: as
     return _AstExtractor(ast.parse(text) if tree is None else tree, text, path, module_name, is_package).run()
 
 
+# The last names of the transforms that make a new function of the one they are given (`jit`, `vmap`).
+_WRAPPING_NAMES = f.TRANSFORM_NAMES | frozenset(name.rpartition(".")[2] for name in f.WRAPPERS)
+
+
 class _Source:
     """The text by line, for character columns and the tokens `ast` gives no position."""
 
@@ -516,12 +520,26 @@ class _AstExtractor(FactsBuilder):
         elif kind is ast.Assign:
             self._note_loop_binding(node.targets, node.value, scope)
             value = self.value(node.value, scope)
+            target = node.targets[0]
+            # `step = jax.jit(step)` with `step` a function made on this call (`step = jax.vmap(inner)`): the
+            # old function lives on inside the new one, which is followed from here instead.
+            rewrapped = (
+                len(node.targets) == 1 and type(target) is ast.Name and scope.kind == FUNCTION
+                and (scope.qualname, target.id) in self.tracked
+                and type(node.value) is ast.Call and bool(node.value.args)
+                and type(node.value.args[0]) is ast.Name and node.value.args[0].id == target.id
+                and value.ref is not None and value.ref.last in _WRAPPING_NAMES
+            )
+            if rewrapped:
+                self.scan(node.value, scope)
+                del self.tracked[(scope.qualname, target.id)]
             for target in node.targets:
                 self.bind_target(target, value if len(node.targets) == 1 else None, scope)
             target = node.targets[0]
-            if len(node.targets) == 1 and type(target) is ast.Name and self._makes_function(value):
+            if len(node.targets) == 1 and type(target) is ast.Name and (rewrapped or self._makes_function(value)):
                 self._track(scope, target.id, value.location)
-            self.scan(node.value, scope)
+            if not rewrapped:
+                self.scan(node.value, scope)
         elif kind is ast.AnnAssign:
             value = self.value(node.value, scope) if node.value is not None else None
             if scope.kind == CLASS and type(node.target) is ast.Name:
@@ -997,6 +1015,10 @@ class _AstExtractor(FactsBuilder):
             inner = _dotted_name(node.func.value.func)
             if inner is not None and not scope.resolve_dotted(inner).is_local:
                 ref = f.Ref(f"{scope.resolve_dotted(inner).name}().{node.func.attr}")
+            elif inner is not None:
+                # `self.viz.window().reg_key_handler(...)`: named as written, a local of no value, for its
+                # last name (a handler registered on what a call returns runs on every event).
+                ref = f.Ref(f"{inner}().{node.func.attr}", scope.resolve_dotted(inner).function)
         if depth <= 0:
             return f.Value(f.CALL, location, ref)  # `value` would drop what is inside
         args = tuple(

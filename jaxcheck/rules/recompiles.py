@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
 from jaxcheck.model.jax_api import PARTIAL, TRACING_NAMES
-from jaxcheck.model.functions import CALLED, DROPPED, PASSED, REUSED, THROWAWAY, Made, sets_up
+from jaxcheck.model.functions import BUILDING, CALLED, DROPPED, KEPT, PASSED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
 
@@ -43,7 +43,9 @@ class JitRecreatedPerCall(Rule):
       or of any object given as a parameter (`jax.jit(env.step)` in
       `def on_key(env, ...)`): a module is imported, never passed;
     - any function given through `jax.vmap`, `jax.grad` and their kin
-      (`jax.jit(jax.vmap(fn))`): each application returns a new function;
+      (`jax.jit(jax.vmap(fn))`, also through a local:
+      `step = jax.vmap(fn)` then `step = jax.jit(step)`): each application
+      returns a new function;
 
     when its result is used only there (in a function that runs again and
     again, a local called more than once in one run also compiles once per
@@ -56,7 +58,11 @@ class JitRecreatedPerCall(Rule):
     - made and called in the same loop turn:
       `for ...: f = jax.jit(...); y = f(y)`;
     - a `@jax.jit` nested `def` called once (or not at all), and neither
-      returned nor stored.
+      returned nor stored;
+    - stored on `self` by a method another function runs again and again
+      (`restart()` calls `set_optimizer()`, which writes
+      `self._update = jax.jit(update)`), in place of the one the last run
+      made, with no `if self._update is None` guard.
 
     and only when that code runs again and again: the transform is applied in
     a loop (or a comprehension), or in a function the project calls on every
@@ -201,11 +207,15 @@ class JitRecreatedPerCall(Rule):
     - a jitted function made once and reused in a function that runs once:
       `step = jax.jit(...)` then `for ...: step(...)` in a script's `main()`;
     - factories that return the jitted function, and jitted functions stored
-      (`self._f = ...`) or passed on;
+      (`self._f = ...` in `__init__`, in set-up code, behind a guard, or in a
+      public setter only users call, to change what it compiles) or passed on;
     - module-level code outside a loop: it runs once, at import;
     - test files (`test_*.py`, `*_test.py`, `conftest.py`), functions named
       `test` or `test_*`, methods of `Test*` classes, and helpers nested in
-      them: a test runs once, on purpose;
+      them: a test runs once, on purpose, and a function it makes on each turn
+      of a loop is most often a new case (it reads the turn's parameter); but
+      a bound method jitted on every turn of a test's loop is flagged: the
+      same code, compiled again for each new object;
     - code that runs while JAX traces another function, in any module of the
       project (`jax.jit(make_train(cfg))` traces the `train` that
       `make_train` returns): functions decorated by
@@ -268,7 +278,8 @@ class JitRecreatedPerCall(Rule):
         for path in model.symbols.modules:
             for made in model.functions.made(path):
                 passed = made.fate == PASSED and _passed_to_project_functions(made, model)
-                if made.fate not in (*THROWAWAY, REUSED) and not passed or not made.transform.compiles:
+                replaced = made.fate == KEPT and _replaced_on_self(made, model)
+                if made.fate not in (*THROWAWAY, REUSED) and not passed and not replaced or not made.transform.compiles:
                     continue
                 what = _made_anew(made, model)
                 if what is None:
@@ -281,10 +292,14 @@ class JitRecreatedPerCall(Rule):
                 )
                 if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
-                if made.fate in (REUSED, PASSED) and not runs_again:
+                if made.fate in (REUSED, PASSED, KEPT) and not runs_again:
                     continue  # made once in this run of the function and used again in it: the cache is used
-                if made.function and model.functions.is_test(made.function):
-                    continue  # a test runs it once, on purpose
+                if made.function and model.functions.is_test(made.function) and not (
+                    in_loop and what.startswith("the bound method")
+                ):
+                    # A test runs it once, on purpose. In a test's loop, a function made per turn is most
+                    # often a new case (it reads the turn's parameter); a bound method is the same code.
+                    continue
                 if made.function and model.functions.runs_only_while_tracing(made.function):
                     continue  # JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
@@ -317,6 +332,7 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
         "and calls it right away" if made.fate == CALLED
         else "and uses it only in that call" if made.fate == REUSED
         else "and hands it to a function for that call only" if made.fate == PASSED
+        else "and stores it on the object in place of the one the last call made" if made.fate == KEPT
         else "and uses it only there"
     )
     return (
@@ -325,6 +341,29 @@ def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
         "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
         "arguments",
     )
+
+
+def _replaced_on_self(made: Made, model: Model) -> bool:
+    """`self._step = jax.jit(step)` in a method that is not `__init__` or set-up
+    and never reads `self._step` (no `if self._step is None` guard), which
+    another function runs again and again (`restart()` calls
+    `set_optimizer()`): each run replaces the kept jitted function, and its
+    cache, with a new one. A public setter only users call is left alone: they
+    call it to change what it compiles."""
+    function = model.symbols.functions.get(made.function)
+    if function is None or not function.is_instance_method or function.name in BUILDING or sets_up(function.name):
+        return False  # `__init__` stores one on each new object: its own, made once
+    functions = model.functions
+    if made.function not in functions.called_repeatedly and functions.runs_again_through(made.function) == made.function:
+        return False
+    writes = [
+        write for write, _ in model.symbols.writes.get(Ref(function.self_name, function.qualname), ())
+        if write.value is not None and write.value.location == made.application.location
+    ]
+    if not writes:
+        return False
+    reads = {chain for use in function.uses if use.name == function.self_name for chain in use.reads}
+    return not any((write.attribute,) == chain[:1] for write in writes for chain in reads)
 
 
 def _passed_to_project_functions(made: Made, model: Model) -> bool:
@@ -377,7 +416,32 @@ def _made_anew(made: Made, model: Model) -> str | None:
         function = model.symbols.functions.get(target.ref.name)
         if function is not None and function.loop_depth and not function.class_qualname:
             return f"the function `{function.name}` (its `def` runs on every loop turn)"
+    held = _held_in_a_local(made, model)
+    if held is not None:
+        return held
     return model.values.per_instance_callable(target, "")
+
+
+def _held_in_a_local(made: Made, model: Model) -> str | None:
+    """`step = jax.vmap(_step)` (or a lambda, or a `partial`) then `jax.jit(step)`
+    in the same function: every binding of the local, but the jit's own
+    (`step = jax.jit(step)`), makes a new function each time it runs."""
+    target = made.application.target
+    if target.kind != f.NAME or target.ref is None or not target.ref.is_local or target.ref.attributes:
+        return None
+    values = [
+        binding.value for binding in model.symbols.modules[made.path].bindings
+        if binding.ref == target.ref and binding.value.location != made.application.location
+    ]
+    found = []
+    for value in values:
+        if value.kind == f.CALL and value.dotted in f.WRAPPERS:
+            found.append(f"`{value.dotted.rpartition('.')[2]}(...)`, a new function object each time")
+        elif value.kind in (f.LAMBDA, f.CALL) and (what := model.values.per_instance_callable(value, "")):
+            found.append(what)
+        else:
+            return None
+    return found[0] if found else None
 
 
 def _method_of_a_parameter(made: Made, model: Model) -> bool:
