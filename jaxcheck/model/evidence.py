@@ -335,6 +335,25 @@ def instances_built_repeatedly(model: Model, cls: str) -> str:
     return ""
 
 
+def construction_runs_again(model: Model, path: str, call: f.Value) -> str:
+    """How the code that makes a call runs again and again, for a message
+    ("built at every call of `make_cost` (a.py:12)"); "" when nothing shows it
+    does: a call in a loop, in a function the project calls in one, or in one a
+    library offers its users (or a function they reach through it). Not at
+    module level, in a test, in code JAX traces, or while building or setting up
+    another object: those run once (per object)."""
+    function = _enclosing(model, path, call.location)
+    functions = model.functions
+    if not function or functions.is_test(function) or functions.runs_only_while_tracing(function):
+        return ""
+    where = place_named(path, call.location.line, call.location.column)
+    if runs_repeatedly(model, path, call.location):
+        return f"built in code that runs again and again ({where})"
+    if function in functions.run_again:
+        return f"built at every call of `{model.symbols.short_name(functions.runs_again_through(function))}` ({where})"
+    return ""
+
+
 def bound_object_changes(model: Model, method: Ref, use: StaticUse) -> list[Staleness]:
     """A bound method given to a static object (`Cfg(fn=scaler.apply)`) compares
     by the identity of the object it is bound to, whatever that object holds:

@@ -196,6 +196,7 @@ DATACLASS_MAKERS = {
     "attrs.mutable": False,
     "attr.frozen": True,
     "attrs.frozen": True,
+    "jax_dataclasses.pytree_dataclass": True,  # frozen always: "Pytree dataclasses can only be frozen!"
 }
 EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 # Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.

@@ -28,6 +28,8 @@ from jaxcheck.findings import place_named
 ARRAY, MUTABLE, UNSTABLE = "array", "mutable", "unstable"
 _DISPLAYS = {f.LIST: "list", f.DICT: "dict", f.SET: "set"}
 _KW_ONLY = frozenset({"dataclasses.KW_ONLY"})
+# Field specifiers whose `default=` is the field's value when a construction gives none.
+_DEFAULT_GIVERS = FIELD_SPECIFIERS | {"attr.ib", "attr.attrib", "attr.field", "attrs.field"}
 
 
 @dataclass(frozen=True)
@@ -374,11 +376,35 @@ class Values:
         returned = self._returned(call)
         if returned:
             return Held(ARRAY if returned.startswith("an array") else MUTABLE, returned)
-        built = self.symbols.constructed_class(call)
+        built = self.symbols.constructed_class(call) or self._built_by_default_factory(call)
         traits = self.classes.traits(built) if built is not None else None
         if traits is not None and traits.hashing == IDENTITY:
             name = built.rpartition(".")[2]
             return Held(UNSTABLE, f"a new `{name}`, which compares by identity ({traits.hashing_because})")
+        return None
+
+    def _built_by_default_factory(self, call: f.Value) -> str | None:
+        """`self.make(...)` in a method, where `make` is a field of the class whose
+        default is a project class (`make: Callable = attr.field(default=Sampler)`)
+        and no analysed construction of the class gives another: a call of that
+        class, which builds an object of it."""
+        ref = call.ref
+        if ref is None or not ref.is_local or len(ref.attributes) != 1:
+            return None
+        function = self.symbols.functions.get(ref.function)
+        if function is None or not function.is_instance_method or ref.name != function.self_name:
+            return None
+        owner = function.class_qualname
+        for field in self.classes.fields(owner):
+            if field.name != ref.last:
+                continue
+            default = field.value
+            if field.declared and default is not None and default.kind == f.CALL and default.dotted in _DEFAULT_GIVERS:
+                default = default.keyword("default")
+            if not field.declared or default is None or default.kind != f.NAME or default.ref is None:
+                return None
+            built = self.symbols.lookup_class(default.ref)
+            return built if built is not None and not self.construction_arguments(owner, field) else None
         return None
 
     def attribute_holds(self, cls: str, attribute: str) -> Held | None:
@@ -497,6 +523,22 @@ class Values:
 
     def construction_arguments(self, cls: str, field: Field) -> list[tuple[str, f.Value]]:
         """What the analysed calls of the class pass for a field, as (path, argument)."""
+        return [(path, given) for path, _, given in self.construction_sites(cls, field)]
+
+    def made_per_construction(self, cls: str, field: Field) -> list[tuple[str, f.Value, Held]]:
+        """The calls of the class that give a field a value made right there and
+        equal only to itself (a lambda, a nested function, a `partial`, a new
+        identity-compared object), as (path, call, what it holds): each run of
+        the code around the call makes another."""
+        found = []
+        for path, call, given in self.construction_sites(cls, field):
+            held = self.value_holds(given)
+            if held is not None and held.kind == UNSTABLE:
+                found.append((path, call, replace(held, where=(path, given.location))))
+        return found
+
+    def construction_sites(self, cls: str, field: Field) -> list[tuple[str, f.Value, f.Value]]:
+        """What the analysed calls of the class pass for a field, as (path, call, argument)."""
         name, position = field.name, None
         init = self.symbols.find_method(cls, "__init__")
         if init is not None:
@@ -519,7 +561,7 @@ class Values:
             ):
                 given = call.args[position]
             if given is not None:
-                found.append((path, given))
+                found.append((path, call, given))
         return found
 
     def init_fields(self, cls: str) -> list[str]:

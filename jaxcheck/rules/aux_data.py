@@ -13,10 +13,11 @@ from __future__ import annotations
 from typing import ClassVar
 
 from jaxcheck.findings import Related, place_named
-from jaxcheck.model.evidence import real_change
+from jaxcheck.model.evidence import construction_runs_again, real_change
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Change
 from jaxcheck.model.values import ARRAY, MUTABLE, UNSTABLE, Held
+from jaxcheck.model.pytrees import static_fields
 from jaxcheck.rules.base import Rule, related_change
 
 _WHY = {
@@ -116,6 +117,11 @@ def _changed_object(model: Model, held: Held) -> Change | None:
         if change.inside and real_change(model, cls, change):
             return change
     return None
+
+
+def _enclosing_function(model: Model, path: str, call) -> bool:
+    """Whether a call is made inside a function, not at module level."""
+    return any(function and found.location == call.location for function, found in model.symbols.modules[path].calls)
 
 
 def _given(held: Held) -> str:
@@ -829,11 +835,17 @@ class UnstableAuxData(_PytreeRule):
       `self.act = partial(jnp.multiply, scale)` in `__init__`).
 
     And a static field holding one of those made while the object is built
-    (in `__init__`, `__post_init__` or their helpers).
+    (in `__init__`, `__post_init__` or their helpers), or given one where the
+    object is built in a function (`Cost(fn=lambda v: ...)`,
+    `Strategy(sampler=Sampler(n))` of a plain class, also through a field whose
+    default is that class, `self.sampler_factory(n)`): each run of that
+    function makes another. Such a construction is reported only where the
+    code around it runs again and again (a loop, a function the project calls
+    in one, a function the library offers its users).
 
-    Reported on the element in the flatten, or on the static field's
-    declaration; for a field, the message says where the callable is made
-    (`given at path:line`).
+    Reported on the element in the flatten, on the static field's declaration
+    (the message says where the callable is made, `given at path:line`), or on
+    the argument of the construction that gives it.
 
     ## Why is this bad?
 
@@ -978,8 +990,9 @@ class UnstableAuxData(_PytreeRule):
       (`self.meta = Meta(name)`, `self.tag = object()`, returned as
       `aux_data`): fine for the same object, but an unflatten that goes through
       `__init__` makes a new one for every jitted step's output;
-    - a lambda passed at a construction site (`EqxModel(w, lambda v: v * scale)`
-      in a function called for each run).
+    - a lambda passed at a construction site in a function nothing shows
+      running twice (`EqxModel(w, lambda v: v * scale)` in a `main`): one
+      structure, compiled once.
 
     May be reported though nothing retraces: a bound method or `partial` stored
     in `__init__` is the same object for as long as that object lives, so it
@@ -1016,3 +1029,33 @@ class UnstableAuxData(_PytreeRule):
     summary = "`aux_data` or a static field holds a lambda, bound method or new identity-hashed object: retraces"
     facts = ("aux-data",)
     kind = UNSTABLE
+
+    def check(self, model: Model):
+        yield from super().check(model)
+        yield from self._construction_sites(model)
+
+    def _construction_sites(self, model: Model):
+        """`Cost(fn=lambda v: ...)` in a function: each run of it gives the static
+        field another callable (or identity-compared object), so trees built by
+        two runs have unequal structures. Reported at the argument, where that
+        code runs again and again; built once (at module level, in `main`), it
+        is one structure, compiled once."""
+        for static in static_fields(model.symbols):
+            field = next((item for item in model.classes.fields(static.cls) if item.name == static.name), None)
+            if field is None:
+                continue
+            name = static.cls.rpartition(".")[2]
+            for path, call, held in model.values.made_per_construction(static.cls, field):
+                if not _enclosing_function(model, path, call):
+                    continue
+                built = construction_runs_again(model, path, call)
+                if not built:
+                    continue  # built once for all jaxcheck sees: one structure, and the field's own check covers it
+                yield self.finding(
+                    path,
+                    held.where[1],
+                    f"`{name}.{static.name}` is a static field ({static.how}), part of the tree's structure, and "
+                    f"this construction gives it {held.what}: it is {built}, so trees built by two runs have "
+                    "unequal structures and each compiles again",
+                    _FIX[UNSTABLE],
+                )
