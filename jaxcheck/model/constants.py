@@ -48,6 +48,7 @@ class Baked:
     call: f.Location
     offered: bool = False  # made by a setter the library offers its users, after any trace (latent)
     setter: str = ""  # that setter
+    users_jit: bool = False  # no jitted function of the project reads it: `read_by` is array code its users jit
 
 
 class Constants:
@@ -113,6 +114,7 @@ class Constants:
                             found.append(Baked(variable, reader, jitted, path, location, text, *after))
                         elif self._offered_setter(variable, scope, location):
                             found.append(Baked(variable, reader, jitted, path, location, text, jitted.path, jitted.location, True, scope))
+        found = self._offered_to_users_tracing() + found  # a jitted function of the project, where one reads it, is named instead
         # A change after a call in the code is the evidence to show; a user's call of a setter, the latent case.
         unique: dict = {}
         for item in sorted(found, key=lambda item: item.offered, reverse=True):
@@ -121,6 +123,41 @@ class Constants:
         for item in sorted(unique.values(), key=lambda item: (item.change_path, item.change)):
             setters.setdefault((item.variable, item.setter) if item.offered else item, item)
         return list(setters.values())
+
+    def _offered_to_users_tracing(self) -> list[Baked]:
+        """A library setter that rebinds a module-level value (`def
+        set_radius(r): global RADIUS; RADIUS = r`) read by a public module-level
+        function of the library that is array code (it calls `jax.*`), which no jitted
+        function of the project reaches: its users jit it, or pass it on to
+        code they jit (`make(env, observation_fn=first_person)`), and may call
+        the setter after the first trace (latent). Reported once per setter,
+        naming a reader; the jitted function is the reader as its users jit it."""
+        traced = {name for jitted in self.jitted for name in self._traced_from(jitted.function)}
+        found = []
+        for reader, facts in self.symbols.functions.items():
+            path = self.symbols.path_of.get(reader, "")
+            if reader.rpartition(".")[0] != self.symbols.modules[path].module:
+                continue  # a method (a constructor reading a switch) runs as set up, not as traced array code
+            if reader in traced or not self.functions.public_api(reader) or not self._calls_jax(reader):
+                continue
+            if any((path, reader) in self._runs(jitted) for jitted in self.jitted):
+                continue  # it calls a jitted function: a driver running eagerly around the trace (`fit`)
+            for variable, changes in self._changed_reads(reader):
+                for change_path, location, text, scope in changes:
+                    if scope != reader and self._offered_setter(variable, scope, location):
+                        users = Jitted(reader, path, facts.location, frozenset())
+                        found.append(
+                            Baked(variable, reader, users, change_path, location, text, path, facts.location, True, scope, True)
+                        )
+        return found
+
+    def _calls_jax(self, function: str) -> bool:
+        """The function's own body (its nested functions' too) calls JAX (`jnp.zeros`, `jax.lax.cond`): code meant to be traced."""
+        path = self.symbols.path_of.get(function)
+        scopes = (function, *self._nested.get(function, ())) if path is not None else ()
+        return any(
+            call.dotted.startswith("jax.") for scope in scopes for call in self._calls_in(path, scope) if call.dotted
+        )
 
     def _offered_setter(self, variable: Ref, scope: str, location: f.Location) -> bool:
         """A module-level value of the library rebound (`global RADIUS; RADIUS =

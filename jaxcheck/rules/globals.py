@@ -107,8 +107,11 @@ class JittedReadsChangingGlobal(Rule):
     library's public function or context manager that rebinds a module-level
     value its jitted code reads (`def set_radius(r): global RADIUS; RADIUS =
     r`, `with fixed_size(n)`) is reported too (latent): its users call it
-    whenever they like, after the first trace as well. An entry added to a
-    registry is not: no earlier trace read it.
+    whenever they like, after the first trace as well. So is one whose value
+    is read by a public module-level function of array code no jitted
+    function of the library reaches (`crop_view` calls `jnp`): its users
+    jit it, or pass it to code they jit. An entry added to a registry is
+    not: no earlier trace read it.
     `extra-transforms` adds your own compiling transforms.
 
     ## Known problems
@@ -159,6 +162,20 @@ class JittedReadsChangingGlobal(Rule):
             reader = symbols.short_name(item.read_by)
             via = "" if item.read_by == item.jitted.function else f" (through `{reader}`)"
             variable = item.variable.name if item.variable.is_local else item.variable.name.rpartition(".")[2]
+            if item.offered and item.users_jit:
+                setter = symbols.short_name(item.setter)
+                yield self.finding(
+                    item.change_path,
+                    item.change,
+                    f"`{variable}` is read by the public `{reader}`, array code its users trace under jit, and "
+                    f"compiled in as a constant; `{item.change_text}` here, in `{setter}`, which the library offers "
+                    "its users, rebinds it: a user who calls it after the first trace keeps getting results for the "
+                    "old value",
+                    f"Pass `{variable}` (or what is read of it) as an argument of `{reader}`, or make it a static "
+                    "argument of the functions that read it",
+                    (Related(item.call_path, item.call.line, item.call.column, f"`{reader}` reads it here"),),
+                )
+                continue
             if item.offered:
                 setter = symbols.short_name(item.setter)
                 yield self.finding(
