@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 5
+FACTS_VERSION = 6
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -337,13 +337,17 @@ class ClassFacts:
 
 # What kind of value a `LoopValue` holds: a Python number for sure, True or False, or anything.
 A_NUMBER, A_FLAG, ANYTHING = "number", "flag", "any"
+# `LoopValue.over` for a number computed from this call's array data (`float(loss)`): new at every call.
+PER_CALL = "<per call>"
 
 
 @pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class LoopValue:
     """An argument of a call made in a `for` loop that reads the loop's target,
-    or a name the loop's body binds from it: it may take a new value on every turn."""
+    or a name the loop's body binds from it: it may take a new value on every turn.
+    With `over == PER_CALL`, an argument of a call in a function that holds
+    `int()`/`float()` of arrays' values computed there: new at every call."""
 
     location: Location  # the argument
     loop: Location  # the `for`

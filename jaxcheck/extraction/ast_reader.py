@@ -266,6 +266,8 @@ def _literal_string(source: _Source, node: ast.Constant) -> bool:
 
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 _NUMBER_CALLS = frozenset({"int", "float", "len", "round", "abs"})
+# Calls that return an array computed from their arguments' values.
+_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "numpy.")
 _PASSED_THROUGH = frozenset({"builtins." + name for name in ("zip", "list", "tuple", "sorted", "reversed", "set", "enumerate")})
 _NO_DESCENT = (ast.Lambda, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TURNS_KNOWN = 10_000  # a constant `range` longer than this is not counted
@@ -735,11 +737,11 @@ class _AstExtractor(FactsBuilder):
 
     def _call(self, node: ast.Call, scope: Scope, shadowed: frozenset[str], context: Context) -> None:
         super()._call(node, scope, shadowed, context)
-        loops = self.loops_open.get(scope.function)
-        if not loops or context.lambdas:
+        if context.lambdas:
             return
+        loops = self.loops_open.get(scope.function) or []
         for argument in _argument_values(node):
-            found = _changing(argument, loops)
+            found = _changing(argument, loops) if loops else None
             if found is not None:
                 loop, names = found
                 self.loop_values.append(
@@ -748,6 +750,67 @@ class _AstExtractor(FactsBuilder):
                         _kind(argument, loop),
                     )
                 )
+            elif scope.kind == FUNCTION and (names := self._per_call_number(argument, scope, 0)):
+                # `float(loss)` of this call's data: a new number on every run of the function.
+                self.loop_values.append(
+                    f.LoopValue(self.location(argument), self.location(argument), f.PER_CALL, names, kind=NUMBER)
+                )
+
+    def _per_call_number(self, node: ast.expr, scope: Scope, depth: int) -> tuple[str, ...]:
+        """The names through which an argument holds `int()`/`float()` of a value computed from
+        arrays' values in this run of the function (`float(jnp.abs(nll) * w)`), as written or in
+        an object built with it (`Cfg(weight=float(...))`); () for none. Not a shape (`x.shape[0]`,
+        `len(x)`), nor a number from configuration (`int(cfg.n)`, a parameter, a constant)."""
+        kind = type(node)
+        if depth > 3:
+            return ()
+        if kind is ast.Name:
+            bound = self.bound_last.get((scope.function, node.id))
+            found = self._per_call_number(bound, scope, depth + 1) if bound is not None else ()
+            return (node.id, *found) if found else ()
+        if kind is ast.Call:
+            builtin = _builtin(node, scope)
+            if builtin in ("builtins.int", "builtins.float", "builtins.round") and node.args:
+                return (builtin[9:] + "()",) if self._array_data(node.args[0], scope, 0, False) else ()
+            callee = _dotted_name(node.func)
+            if callee is not None and callee.rpartition(".")[2][:1].isupper():  # an object built with it
+                for value in _argument_values(node):
+                    if found := self._per_call_number(value, scope, depth + 1):
+                        return found
+            return ()
+        if kind in (ast.BinOp, ast.UnaryOp, ast.IfExp, ast.Tuple):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr) and (found := self._per_call_number(child, scope, depth + 1)):
+                    return found
+        return ()
+
+    def _array_data(self, node: ast.expr, scope: Scope, depth: int, in_array: bool) -> bool:
+        """Whether the expression is computed from the values of arrays: a call of `jax.numpy`, `jax.lax`
+        and kin with an argument that is not a constant, a shape or configuration; inside such a call, the
+        result of any other call too (`jnp.abs(loss_fn(x))`). Followed through names this function binds."""
+        kind = type(node)
+        if depth > 3:  # names followed
+            return False
+        if kind is ast.Name:
+            bound = self.bound_last.get((scope.function, node.id))
+            return bound is not None and self._array_data(bound, scope, depth + 1, in_array)
+        if kind is ast.Subscript:
+            return self._array_data(node.value, scope, depth, in_array)
+        if kind is ast.Call:
+            builtin = _builtin(node, scope)
+            if builtin == "builtins.len":
+                return False
+            if builtin.startswith(_ARRAY_NAMESPACES):
+                return any(self._array_data(value, scope, depth, True) for value in _argument_values(node))
+            if type(node.func) is ast.Attribute and node.func.attr == "item" and not node.args:
+                return self._array_data(node.func.value, scope, depth, True)
+            return in_array and not builtin.startswith("builtins.") or builtin == "builtins.sum" and in_array
+        if kind in (ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.IfExp):
+            return any(
+                self._array_data(child, scope, depth, in_array)
+                for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)
+            )
+        return False  # a constant, an attribute (`cfg.n`, `x.shape`), a comprehension
 
     def _note_loop_binding(self, targets: list[ast.expr], value: ast.expr, scope: Scope) -> None:
         """`k = n + 1` in the loop over `n`: `k` changes from turn to turn too."""
@@ -986,6 +1049,20 @@ class _AstExtractor(FactsBuilder):
         )
         return f.Value(f.OTHER, location, args=operands, literal=f.ARITHMETIC)
 
+    def _subscript_value(
+        self, node: ast.Subscript, scope: Scope, location: f.Location, shadowed: frozenset[str], depth: int
+    ) -> f.Value:
+        """`x[None]`, `x[:, None]`, `x[1:]`: an index that adds an axis or slices
+        keeps an array an array, so it is read as arithmetic on `x` (an array
+        when `x` is one). Other indexing (`x[0]`, `d["k"]`) says nothing."""
+        index = node.slice
+        parts = index.elts if type(index) is ast.Tuple else [index]
+        if not parts or not all(
+            type(part) is ast.Slice or (type(part) is ast.Constant and part.value in (None, Ellipsis)) for part in parts
+        ):
+            return f.Value(f.OTHER, location)
+        return f.Value(f.OTHER, location, args=(self.value(node.value, scope, shadowed, depth - 1),), literal=f.ARITHMETIC)
+
     def _getattrs(
         self, node: ast.GeneratorExp, scope: Scope, shadowed: frozenset[str], location: f.Location
     ) -> f.Value | None:
@@ -1172,6 +1249,7 @@ _VALUE_STEPS = {
     ast.BoolOp: _AstExtractor._or_value,
     ast.IfExp: _AstExtractor._conditional_value,
     ast.BinOp: _AstExtractor._arithmetic_value,
+    ast.Subscript: _AstExtractor._subscript_value,
 }
 
 

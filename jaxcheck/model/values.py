@@ -350,7 +350,7 @@ class Values:
             if method is not None:
                 if method.is_instance_method and not method.is_property and not self.symbols.inherits(cls, EQUINOX_MODULES):
                     return Held(UNSTABLE, f"the bound method `{attribute}`, a new object on each flatten")
-                return None
+                return self._property_holds(method) if method.is_property else None
             body = self.symbols.class_attribute(cls, attribute)
             if body is not None and body.value is not None and body.value.kind == f.LAMBDA:
                 return Held(UNSTABLE, f"the bound method `{attribute}` (a lambda in the class body), a new object on each flatten")
@@ -362,6 +362,15 @@ class Values:
         if kind == "array":
             return Held(ARRAY, f"an array (`{value.ref.last}`)")
         return Held(MUTABLE, f"a {kind}") if kind else None
+
+    def _property_holds(self, method: f.FunctionFacts) -> Held | None:
+        """A property read in a flatten gives what it returns: an array when
+        every `return` that is not `None` makes one (`return np.asarray(m)[None]`),
+        a new object on each flatten."""
+        returned = [value for value in method.returns if not (value.kind == f.CONSTANT and value.literal is None)]
+        if returned and all(self.symbols.unhashable_kind(value) == "array" for value in returned):
+            return Held(ARRAY, f"an array (returned by the property `{method.name}`)")
+        return None
 
     def _call_holds(self, call: f.Value) -> Held | None:
         kind = self.symbols.unhashable_kind(call)

@@ -162,8 +162,11 @@ class ArrayInAuxData(_PytreeRule):
     - made by an array constructor: `np.`/`jnp.` `array`, `asarray`, `zeros`,
       `ones`, `empty`, `full`, `arange`, `linspace`, `eye`, `identity`, the
       `*_like` forms, any `jax.random.*`, or a module-level name bound to one;
-      arithmetic with one (`jnp.asarray(m) + 1`); or what a project function or
-      method returns when every `return` of it gives one (`self._mask()`);
+      arithmetic with one (`jnp.asarray(m) + 1`), or one indexed only to add an
+      axis or slice (`np.asarray(m)[None]`); or what a project function or
+      method returns when every `return` of it gives one (`self._mask()`), a
+      property read in the flatten too (`scf.mo_coeff`: a new array on each
+      flatten when the property builds it);
     - a field of the object being flattened (`self.mask`, `p.mask` in a flatten
       function or lambda) that holds an array, as far as the code says: its
       annotation in the class body (`np.ndarray`, `jax.Array`, `jnp.ndarray`,
@@ -322,7 +325,7 @@ class ArrayInAuxData(_PytreeRule):
     - an array inside a nested tuple (`(self.n, (self.mask,))`), inside a dict
       or list built in the flatten (`{"mask": self.mask}`), or inside a frozen
       dataclass built there (`Meta(2, self.mask)`);
-    - an array read through a property, `getattr(self, "mask")`, a tuple sum
+    - an array read through `getattr(self, "mask")`, a tuple sum
       (`(1,) + (self.mask,)`), or a method that returns only the `aux_data`
       (`aux = self.aux()`);
     - an array made by another call (`jax.device_put(m)`), or passed only at

@@ -516,6 +516,13 @@ class StaticArgumentVaries(Rule):
     - a name the loop's body binds from it (`k = n + 1`), or updates from
       itself (`t += dt`, in a `while` loop too).
 
+    Also flagged, outside any loop that changes it: a static argument holding
+    `int()` or `float()` of a value computed from arrays' values in the same
+    call (`float(w * jnp.abs(loss0))`, through names the function binds, or in
+    an object built with it: `Cfg(weight=float(...))`), when that function runs
+    again and again (in a loop of the project, or offered to a library's users,
+    `fit()`): each call brings a new number.
+
     Under `eqx.filter_jit`, which makes every Python number static and traces
     arrays, only a value that is a Python number for sure is flagged: a
     `range` target, the count of `enumerate`, `int()`, `float()` or `len()` of
@@ -607,11 +614,15 @@ class StaticArgumentVaries(Rule):
       runs only while JAX traces (a loop in a jitted function runs once per
       compilation).
 
-    Not flagged, but compiles again just the same: a value that changes per
-    call of a function run in a loop rather than in the loop itself
-    (`int(loss)` computed in a training step), values the loop reads through a
-    comprehension or a lambda, and a loop over a configured list that is long
-    or grows.
+    - a number computed from configuration or a shape (`int(x.shape[0])`,
+      `float(cfg.weight * 2)`, `int(jnp.ceil(cfg.width / 2))`), or from data in
+      code that runs once (a script's `main()`, set-up code).
+
+    Not flagged, but compiles again just the same: `int(loss)` of an array
+    that jaxcheck does not see computed with `jax.numpy` in the same function
+    (a parameter, the result of a project function), values the loop reads
+    through a comprehension or a lambda, and a loop over a configured list that
+    is long or grows.
 
     ## References
 
@@ -651,14 +662,27 @@ class StaticArgumentVaries(Rule):
                     continue  # equinox traces arrays: only a Python number is static for sure
                 if site.enclosing and (functions.is_test(site.enclosing) or functions.runs_only_while_tracing(site.enclosing)):
                     continue
+                if value.over == f.PER_CALL and not _runs_again(site.enclosing, model):
+                    continue  # new at each call of code that runs once per program: one compilation
                 if not site.enclosing and functions.in_test_file(site.path):
                     continue
                 seen.add((site.path, argument.location))
                 yield self.finding(site.path, argument.location, *_varies_message(site, parameter, value, model))
 
 
+def _runs_again(function: str, model: Model) -> bool:
+    """A function that runs more than once in a program: in a loop of the project (a few calls deep),
+    or offered to a library's users; not code that builds or sets up an object."""
+    functions = model.functions
+    return bool(function) and not sets_up(function.rpartition(".")[2]) and (
+        function in functions.called_repeatedly or function in functions.run_again
+    )
+
+
 def _varies_message(site, parameter: str, value: f.LoopValue, model: Model) -> tuple[str, str]:
     names = ", ".join(f"`{name}`" for name in value.names)
+    if value.over == f.PER_CALL:
+        return _per_call_message(site, parameter, value.names, model)
     loop = "the `while` loop" if value.over == "while" else f"the loop over `{value.over}`"
     function = model.symbols.short_name(site.target.function.qualname)
     transform = site.target.spec.transform
@@ -682,4 +706,22 @@ def _varies_message(site, parameter: str, value: f.LoopValue, model: Model) -> t
             f"Pass it traced (take `{parameter}` out of the static arguments), or give it a few fixed values "
             "(round or bucket it)"
         )
+    return message, fix
+
+
+def _per_call_message(site, parameter: str, names: tuple[str, ...], model: Model) -> tuple[str, str]:
+    function = model.symbols.short_name(site.target.function.qualname)
+    caller = model.symbols.short_name(model.functions.runs_again_through(site.enclosing))
+    transform = site.target.spec.transform
+    number = f"`{names[-1][:-2]}(...)` of arrays' values"
+    held = f"`{names[0]}` holds {number}" if len(names) > 1 else number.capitalize()
+    what = f"reaches `{function}` as a Python number" if transform.all_static else f"is static argument `{parameter}` of `{function}`"
+    message = (
+        f"{held}, computed anew at each call of `{caller}`, which runs again and again, and {what}: "
+        f"`{transform.name}` compiles `{function}` again for each new value, one compilation per call at worst"
+    )
+    if transform.all_static:
+        fix = f"Pass it as an array (`jnp.asarray(...)`): `{transform.name}` makes every Python number static"
+    else:
+        fix = f"Pass it traced (take `{parameter}` out of the static arguments)"
     return message, fix
