@@ -115,14 +115,48 @@ def _built_by_a_program(model: Model, cls: str) -> bool:
 def _a_part_of_other_objects(model: Model, cls: str) -> bool:
     """Built by the library only while it builds objects of other classes (a
     planner made in an environment's `__init__`): a part of them, which users
-    do not build or set themselves."""
+    do not build or set themselves. Not when every such construction only
+    hands on what users chose (`_hands_on`): there the object is the one
+    holder of their configuration, built as they would build it."""
     sites = model.values.constructions(cls)
     if not sites:
         return False
+    handed_on = True
     for path, call in sites:
         function = _enclosing(model, path, call.location)
         owner, _, method = function.rpartition(".")
         if method not in ("__init__", "__post_init__", "setup") or owner not in model.symbols.classes or owner == cls:
+            return False
+        handed_on = handed_on and _hands_on(model, cls, function, call)
+    return not handed_on
+
+
+def _hands_on(model: Model, cls: str, function: str, call: f.Value) -> bool:
+    """The construction of `cls` in `function` (an owner's `__init__`) gives it
+    nothing of the owner's own: each argument is a constant, or a parameter of
+    `function` used for nothing but building `cls` (`Step(task, lopt, n)` in a
+    wrapper's `__init__`, `Viz()` leaving its parameters at their defaults).
+    The owner keeps no copy of that state and derives none of it: users who
+    configure the object configure it alone. A class whose `__init__` takes no
+    parameters is configured by nobody."""
+    init = model.symbols.find_method(cls, "__init__")
+    facts = model.symbols.functions.get(function)
+    if init is None or len(init.parameters) < 2 or facts is None:
+        return False
+    parameters = {parameter.name for parameter in facts.parameters[1:]}
+    uses = {use.name: use for use in facts.uses}
+    for key, argument in (*((None, arg) for arg in call.args), *call.keywords):
+        if key == "**":
+            return False
+        if argument.kind == f.CONSTANT:
+            continue
+        ref = argument.ref
+        if argument.kind != f.NAME or ref is None or not ref.is_local or ref.attributes or ref.function != function:
+            return False
+        use = uses.get(ref.name)
+        if ref.name not in parameters or use is None or use.opaque or use.reads:
+            return False
+        if not use.passed_to or any(target is None or target.name != cls for target in use.passed_to):
             return False
     return True
 

@@ -205,7 +205,10 @@ class MutableStatic(Rule):
       object is built, public fields, through properties and helpers too) of
       a class the library's users build: public, defined at module level in
       a module of the library, not in a test, an example, a benchmark, a
-      script or a notebook. Users who set `env.size = 8` after the first call
+      script or a notebook; built by users, not only by another object of
+      the library from its own state (a class another `__init__` builds
+      only from what its own caller gave, `Step(task, n)` in a wrapper, is
+      still built by users). Users who set `env.size = 8` after the first call
       meet the consequence: the finding, at the class, names the attributes
       read and what that change does on the target JAX release. Where the
       project itself changes some of that state, the message names that
