@@ -1318,6 +1318,9 @@ def _bind_small(node: ast.stmt, scope: Scope, module_name: str, is_package: bool
             source = _dotted_name(node.value)
             if type(node.targets[0]) is ast.Name and source is not None:
                 scope.aliases[node.targets[0].id] = source
+        elif scope.kind == FUNCTION and len(node.targets) == 1:
+            for name, source in _chosen_names(node.targets[0], node.value):
+                scope.aliases[name] = source
     elif kind is ast.AnnAssign or kind is ast.AugAssign:
         _bind_target(node.target, scope)
     elif kind is ast.Global:
@@ -1329,9 +1332,39 @@ def _bind_small(node: ast.stmt, scope: Scope, module_name: str, is_package: bool
             _bind_target(target, scope)
 
 
+def _chosen_names(target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
+    """The local names an assignment in a function binds to a dotted name, each
+    with that name: `jit = jax.jit`, or a choice between dotted names made by a
+    condition, read as its first (`func = jax.jit if n == 1 else jax.pmap`,
+    `func, kw = (jax.jit, {}) if n == 1 else (jax.pmap, {...})`): a call of
+    the local calls one of them. Only where each choice is a dotted name."""
+    if type(target) is ast.Name:
+        choices = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
+        sources = [_dotted_name(choice) for choice in choices]
+        return [(target.id, sources[0])] if all(sources) else []
+    if type(target) is not ast.Tuple and type(target) is not ast.List:
+        return []
+    displays = [value.body, value.orelse] if type(value) is ast.IfExp else [value]
+    if not all(type(d) in (ast.Tuple, ast.List) and len(d.elts) == len(target.elts) for d in displays):
+        return []
+    found = []
+    for position, element in enumerate(target.elts):
+        found += _chosen_names(element, _Choice(*(d.elts[position] for d in displays)))
+    return found
+
+
+class _Choice(ast.IfExp):
+    """The elements at one position of the tuples a condition chooses between (one tuple: no choice)."""
+
+    def __init__(self, body, orelse=None):
+        super().__init__(test=None, body=body, orelse=body if orelse is None else orelse)
+
+
 def _bind_target(target: ast.AST, scope: Scope) -> None:
     kind = type(target)
     if kind is ast.Name:
+        if target.id in scope.bound and scope.kind == FUNCTION:
+            scope.rebound.add(target.id)
         scope.bound.add(target.id)
     elif kind is ast.Tuple or kind is ast.List:
         for element in target.elts:

@@ -29,7 +29,8 @@ class Scope:
         self.bound: set[str] = set()
         self.globals: set[str] = set()
         self.nonlocals: set[str] = set()
-        self.aliases: dict[str, str] = {}  # module level `name = other.dotted`
+        self.aliases: dict[str, str] = {}  # `name = other.dotted`, and in a function `name = a.b if c else d.e`
+        self.rebound: set[str] = set()  # names a function binds more than once: no alias
         self.parameters: list[str] = []
         self.definitions: set[str] = set()  # names bound by `def`/`class`
         # The function a name read here is read in ("" outside any).
@@ -72,6 +73,8 @@ class Scope:
                 if name in scope.bound:
                     if scope.kind == MODULE and name in scope.aliases:
                         return self._resolve_alias(scope, name)
+                    if scope.kind == FUNCTION and name in scope.aliases:
+                        return scope._resolve_local_alias(name)
                     return scope.local_ref(name)
             first = False
             scope = scope.parent
@@ -104,6 +107,19 @@ class Scope:
             if rest:
                 ref = self._resolved[dotted] = ref.attribute(*rest.split("."))
         return ref
+
+    def _resolve_local_alias(self, name: str) -> Ref:
+        """A function's local bound once, to a dotted name whose head is no
+        local of the function (`jax.jit`, not `self.step`): that name."""
+        if name in self.rebound or name in self.parameters:
+            return self.local_ref(name)
+        head, _, rest = self.aliases[name].partition(".")
+        if head == name or head in self.bound:
+            return self.local_ref(name)
+        base = self.resolve(head)
+        if base.is_local or base.name.startswith("builtins."):
+            return self.local_ref(name)
+        return base.attribute(*rest.split(".")) if rest else base
 
     @staticmethod
     def _resolve_alias(module: Scope, name: str) -> Ref:

@@ -26,13 +26,14 @@ _TRANSFORM = re.compile(r"(?:%s)\b" % "|".join(rf"{name}(?<!\w{name})" for name 
 # JAX401 look at: applied to a lambda, a partial, `obj.attr` or what a call
 # returns (`jit(checked(self.step))`, a decorator's wrapper); made and
 # called at once; passed on (`partial(jax.jit, ...)`); imported under another
-# name. And what comes before it on an indented line: a decorator of a method
+# name; chosen by a condition. And what comes before it on an indented line: a decorator of a method
 # or nested function, or an application to a name inside a function or class.
 _AFTER = re.compile(
     r"\s*\(\s*(?:lambda\b|(?:functools\.)?partial\s*\(|[A-Za-z_]\w*\.|[A-Za-z_]\w*\s*\()"
     r"|\s*\([^()\n]*\)\s*\("
     r"|\s*,"
     r"|\s+as\s+\w"
+    r"|\s+if\s"  # chosen by a condition into a local (`func = jax.jit if n == 1 else jax.pmap`)
 )
 _AFTER_INDENTED = re.compile(r"\s*\(\s*\w+\s*[,)]")
 # A module-level value changed: what JAX204 needs besides a transform (a jitted

@@ -369,6 +369,7 @@ class JittedBoundMethod(Rule):
 
     Flags a compiling transform applied to a bound method, `jax.jit(obj.method)`
     or `jax.jit(self.method)`, in any spelling (`jit(c.calc)` imported, aliases,
+    a local chosen by a condition, `func = jax.jit if n == 1 else jax.pmap`,
     `partial(jax.jit, static_argnums=1)(self.step)`, through `jax.vmap` and its
     kin, or through a project decorator whose wrapper calls what it is given:
     `jax.jit(checked(self.step))`), when all of these hold:
