@@ -1338,26 +1338,22 @@ def _chosen_names(target: ast.AST, value: ast.AST) -> list[tuple[str, str]]:
     condition, read as its first (`func = jax.jit if n == 1 else jax.pmap`,
     `func, kw = (jax.jit, {}) if n == 1 else (jax.pmap, {...})`): a call of
     the local calls one of them. Only where each choice is a dotted name."""
+    return _names_chosen(target, [value.body, value.orelse] if type(value) is ast.IfExp else [value])
+
+
+def _names_chosen(target: ast.AST, choices: list[ast.AST]) -> list[tuple[str, str]]:
+    """`_chosen_names` for the values a condition chooses between (one value: no choice)."""
     if type(target) is ast.Name:
-        choices = [value.body, value.orelse] if isinstance(value, ast.IfExp) else [value]
         sources = [_dotted_name(choice) for choice in choices]
         return [(target.id, sources[0])] if all(sources) else []
     if type(target) is not ast.Tuple and type(target) is not ast.List:
         return []
-    displays = [value.body, value.orelse] if type(value) is ast.IfExp else [value]
-    if not all(type(d) in (ast.Tuple, ast.List) and len(d.elts) == len(target.elts) for d in displays):
+    if not all(type(d) in (ast.Tuple, ast.List) and len(d.elts) == len(target.elts) for d in choices):
         return []
     found = []
     for position, element in enumerate(target.elts):
-        found += _chosen_names(element, _Choice(*(d.elts[position] for d in displays)))
+        found += _names_chosen(element, [d.elts[position] for d in choices])
     return found
-
-
-class _Choice(ast.IfExp):
-    """The elements at one position of the tuples a condition chooses between (one tuple: no choice)."""
-
-    def __init__(self, body, orelse=None):
-        super().__init__(test=None, body=body, orelse=body if orelse is None else orelse)
 
 
 def _bind_target(target: ast.AST, scope: Scope) -> None:
