@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 7
+FACTS_VERSION = 8
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -361,6 +361,21 @@ class LoopValue:
 
 @pickled_by_fields
 @dataclass(frozen=True, slots=True)
+class Dispatch:
+    """A call a function makes for one string value of a name only: `SMAX(**kw)`
+    under `if env_id == "SMAX":` (`literal` set), or `REGISTRY[env_id](**kw)`,
+    a lookup of a dict by the name (`registry` set): the `make(name)` of a
+    registry, which builds the class the caller's string selects."""
+
+    location: Location  # the call
+    function: str  # the function making it
+    name: str  # the local compared with the string, or used as the key
+    literal: str = ""
+    registry: Ref | None = None
+
+
+@pickled_by_fields
+@dataclass(frozen=True, slots=True)
 class ModuleFacts:
     path: str
     module: str  # dotted module name
@@ -380,3 +395,4 @@ class ModuleFacts:
     repeated: tuple[Location, ...] = ()  # every call made in a loop or a comprehension
     looped_writes: tuple[Location, ...] = ()  # every binding, attribute or item write made in a loop
     loop_values: tuple[LoopValue, ...] = ()
+    dispatches: tuple[Dispatch, ...] = ()

@@ -314,6 +314,18 @@ class _Loop:
                             self.names.setdefault(name, _kind(statement.value, self))
 
 
+def _string_guard(test: ast.expr) -> tuple[str, str] | None:
+    """`name == "lit"` (or `"lit" == name`): the name and the string."""
+    if type(test) is not ast.Compare or len(test.ops) != 1 or type(test.ops[0]) is not ast.Eq:
+        return None
+    left, right = test.left, test.comparators[0]
+    if type(left) is ast.Constant:
+        left, right = right, left
+    if type(left) is ast.Name and type(right) is ast.Constant and isinstance(right.value, str):
+        return left.id, right.value
+    return None
+
+
 def _builtin(node: ast.expr, scope: Scope) -> str:
     """The dotted name a call calls, resolved: `builtins.range` for `range(...)`."""
     if type(node) is not ast.Call:
@@ -418,6 +430,7 @@ class _AstExtractor(FactsBuilder):
         self.source = _Source(text)
         self.loops_open: dict[str, list[_Loop]] = {}  # function qualname ("" for the module) -> its loops open
         self.bound_last: dict[tuple[str, str], ast.expr | None] = {}  # (function, name) -> what it was last bound to
+        self.guards: dict[str, list[tuple[str, str]]] = {}  # function -> the `if name == "lit":` bodies open in it
 
     # Statements
 
@@ -492,7 +505,12 @@ class _AstExtractor(FactsBuilder):
                 self._else(node.orelse, scope)
             if node.finalbody:
                 self._else(node.finalbody, scope)
+        guard = _string_guard(node.test) if kind is ast.If and scope.kind == FUNCTION else None
+        if guard is not None:
+            self.guards.setdefault(scope.function, []).append(guard)
         self.statements(node.body, scope)
+        if guard is not None:
+            self.guards[scope.function].pop()
 
     def _handler_name(self, node: ast.ExceptHandler) -> f.Location:
         """Where `except E as name` writes `name`: `ast` keeps only the string."""
@@ -737,6 +755,7 @@ class _AstExtractor(FactsBuilder):
 
     def _call(self, node: ast.Call, scope: Scope, shadowed: frozenset[str], context: Context) -> None:
         super()._call(node, scope, shadowed, context)
+        self._note_dispatch(node, scope, shadowed)
         if context.lambdas:
             return
         loops = self.loops_open.get(scope.function) or []
@@ -755,6 +774,24 @@ class _AstExtractor(FactsBuilder):
                 self.loop_values.append(
                     f.LoopValue(self.location(argument), self.location(argument), f.PER_CALL, names, kind=NUMBER)
                 )
+
+    def _note_dispatch(self, node: ast.Call, scope: Scope, shadowed: frozenset[str]) -> None:
+        """A call made only for one string value of a local (`SMAX(**kw)` under
+        `if env_id == "SMAX":`), or of a dict looked up by a local
+        (`ENVS[env_id](**kw)`): a registry's dispatch."""
+        if scope.kind != FUNCTION or shadowed:
+            return
+        function, location = scope.function, self.location(node)
+        callee = node.func
+        if type(callee) is ast.Subscript and type(callee.slice) is ast.Name and callee.slice.id in scope.parameters:
+            registry = _dotted_name(callee.value)
+            if registry is not None and not scope.resolve_dotted(registry).is_local:
+                self.dispatches.append(f.Dispatch(location, function, callee.slice.id, registry=scope.resolve_dotted(registry)))
+            return
+        guards = self.guards.get(function)
+        if guards and _dotted_name(callee) is not None:
+            name, literal = guards[-1]
+            self.dispatches.append(f.Dispatch(location, function, name, literal))
 
     def _per_call_number(self, node: ast.expr, scope: Scope, depth: int) -> tuple[str, ...]:
         """The names through which an argument holds `int()`/`float()` of a value computed from

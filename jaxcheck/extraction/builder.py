@@ -91,6 +91,7 @@ class FactsBuilder:
         self.repeated: list[f.Location] = []
         self.looped_writes: list[f.Location] = []
         self.loop_values: list[f.LoopValue] = []
+        self.dispatches: list[f.Dispatch] = []
         self._class_attributes: list[list[f.ClassAttribute]] = []  # one list per class being read
 
     def run(self) -> f.ModuleFacts:
@@ -113,6 +114,7 @@ class FactsBuilder:
             repeated=tuple(self.repeated),
             looped_writes=tuple(self.looped_writes),
             loop_values=tuple(self.loop_values),
+            dispatches=tuple(self.dispatches),
         )
 
     def statements(self, statements, scope: Scope) -> None:

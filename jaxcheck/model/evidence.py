@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
-from jaxcheck.model.functions import BUILDING
+from jaxcheck.model.functions import BUILDING, a_fixture, parametrised
 from jaxcheck.model.jax_api import MUTATORS
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Chain, Change, Reads
@@ -315,8 +315,71 @@ def _per_test_case(model: Model, function: str, call: f.Value) -> str:
         return ""
     parameters = {parameter.name for parameter in facts.parameters}
     if model.functions.is_test(function) and _reads_names(call, parameters, function):
-        return ""
+        if not _same_for_several_cases(model, facts, call):
+            return ""
     return model.functions.per_test_case(function)
+
+
+def _same_for_several_cases(model: Model, helper: f.FunctionFacts, call: f.Value) -> bool:
+    """A helper of a test file (not a test itself) that builds from its
+    parameters, given the same values for them by several cases: a
+    parametrised test that passes each of them a constant or leaves it at its
+    default (`create_env(key)` for every case, the flags read left alone), or
+    two calls from tests that pass the same constants. A parameter a
+    parametrised test does not vary is not the case's own; helpers called
+    with different constants (`make_env(3)`, `make_env(5)`) build different
+    objects on purpose."""
+    functions = model.functions
+    if parametrised(helper) or any(a_fixture(decorator) for decorator in helper.decorators):
+        return False  # a parametrised test or a fixture: its parameters are the case's own
+    read = sorted(_local_names(call, helper.qualname) & {parameter.name for parameter in helper.parameters})
+    seen: set[tuple] = set()
+    for _, caller, given in model.symbols.calls.where(callees=(helper.qualname,)):
+        if not caller or not functions.is_test(caller):
+            continue
+        passed = _constants_passed(helper, given, read)
+        if passed is None:
+            continue
+        caller_facts = model.symbols.functions.get(caller)
+        if passed in seen or (caller_facts is not None and parametrised(caller_facts)):
+            return True
+        seen.add(passed)
+    return False
+
+
+def _constants_passed(helper: f.FunctionFacts, call: f.Value, names: list[str]) -> tuple | None:
+    """What a call of `helper` gives each of its parameters `names`: a
+    constant, or its default (None when one is given something else)."""
+    given: dict[str, f.Value] = {}
+    positional = helper.positional
+    for index, argument in enumerate(call.args):
+        if argument.kind == f.OTHER and argument.literal == "*" or index >= len(positional):
+            return None
+        given[positional[index]] = argument
+    for key, argument in call.keywords:
+        if key == "**":
+            return None
+        given[key] = argument
+    found = []
+    for name in names:
+        argument = given.get(name)
+        if argument is None:
+            found.append((name, "<default>"))
+        elif argument.kind == f.CONSTANT:
+            found.append((name, repr(argument.literal)))
+        else:
+            return None
+    return tuple(found)
+
+
+def _local_names(value: f.Value, function: str) -> set[str]:
+    """The locals of `function` that `value` reads, in its arguments at any depth."""
+    if value.kind == f.NAME and value.ref is not None and value.ref.is_local:
+        return {value.ref.name} if value.ref.function == function else set()
+    found: set[str] = set()
+    for inner in (*value.args, *(item for _, item in value.keywords)):
+        found |= _local_names(inner, function)
+    return found
 
 
 def _builds_one_of_several(model: Model, function: str) -> bool:
@@ -339,7 +402,7 @@ def _built_on_every_turn(model: Model, cls: str) -> str:
     objects, nor in a function that builds one of several classes (`make(name)`
     of a registry), whose runs need not build this one. Or where a test suite
     builds one per test case (`per_test_case`)."""
-    for path, call in model.values.constructions(cls):
+    for path, call in (*model.values.constructions(cls), *model.values.dispatched_constructions(cls)):
         function = _enclosing(model, path, call.location)
         if function and (cases := _per_test_case(model, function, call)):
             return f"built anew for {cases} ({place_named(path, call.location.line, call.location.column)})"
@@ -438,7 +501,7 @@ def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f
     found = []
     if use.via == CALL_SITE and use.value is not None:
         value = use.value
-        if value.kind == f.CALL and symbols.constructed_class(value) == cls:
+        if value.kind == f.CALL and _builds(model, value, cls):
             found.append((use.path, use.enclosing, value))
         elif value.kind == f.NAME and value.ref is not None and (owner := value.ref.parent if use.method else value.ref) is not None and not owner.attributes:
             # A local of the function that uses it, or a name of the module the use is in
@@ -449,7 +512,7 @@ def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f
                 found += [
                     (use.path, function, binding.value)
                     for binding in symbols.bindings.get(ref, ())
-                    if symbols.constructed_class(binding.value) == cls
+                    if _builds(model, binding.value, cls)
                 ]
     elif use.via == SELF:
         method = model.symbols.functions[use.function]
@@ -467,9 +530,14 @@ def _built_for(model: Model, cls: str, use: StaticUse) -> list[tuple[str, str, f
             else:
                 values = [binding.value for binding in symbols.bindings.get(owner, ())]
             for value in values:
-                if symbols.constructed_class(value) == cls:
+                if _builds(model, value, cls):
                     found.append((symbols.path_of.get(caller, ""), caller, value))
     return [item for item in found if item[0]]
+
+
+def _builds(model: Model, value: f.Value, cls: str) -> bool:
+    """`value` builds an object of `cls`: `Cls(...)`, or a registry's `make("name", ...)` that selects it."""
+    return model.symbols.constructed_class(value) == cls or model.values.dispatched_class(value) == cls
 
 
 def _entry_point(model: Model, function: str) -> bool:

@@ -467,9 +467,9 @@ class Functions:
         if facts is None:
             return ""
         short = self.symbols.short_name(function)
-        if self.is_test(function) and _parametrised(facts):
+        if self.is_test(function) and parametrised(facts):
             return f"each parametrised case of `{short}`"
-        if any(_a_fixture(decorator) for decorator in facts.decorators):
+        if any(a_fixture(decorator) for decorator in facts.decorators):
             takers = [
                 other for other in self.symbols.functions.values()
                 if self.is_test(other.qualname) and any(parameter.name == facts.name for parameter in other.parameters)
@@ -478,8 +478,8 @@ class Functions:
         if not self.in_test_file(self.symbols.path_of.get(function, "")):
             return ""
         callers = [caller for _, caller, _ in self.symbols.calls.where(callees=(function,)) if caller and self.is_test(caller)]
-        parametrised = [caller for caller in callers if _parametrised(self.symbols.functions[caller])]
-        if len(callers) > 1 or parametrised:
+        cases = [caller for caller in callers if parametrised(self.symbols.functions[caller])]
+        if len(callers) > 1 or cases:
             return f"each of the tests that call `{short}`"
         return ""
 
@@ -541,11 +541,11 @@ def _within(function: str, traced: frozenset[str] | set[str]) -> bool:
 _PARAMETRISING = ("parametrize", "parameters", "named_parameters", "product", "expand")
 
 
-def _parametrised(function: f.FunctionFacts) -> bool:
+def parametrised(function: f.FunctionFacts) -> bool:
     return any(decorator.dotted.rpartition(".")[2] in _PARAMETRISING for decorator in function.decorators)
 
 
-def _a_fixture(decorator: f.Value) -> bool:
+def a_fixture(decorator: f.Value) -> bool:
     """`@pytest.fixture`, run for each test that takes it (not `scope="module"`)."""
     if decorator.dotted.rpartition(".")[2] != "fixture":
         return False

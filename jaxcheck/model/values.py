@@ -50,6 +50,8 @@ class Values:
         self.classes = classes
         self.state = state
         self._constructions: dict[str, list[tuple[str, f.Value]]] = {}  # a class -> the calls that build it
+        self._dispatches: dict[str, dict[str, dict[str, set[str]]]] = {}  # a registry's make -> its table
+        self._dispatched: dict[str, list[tuple[str, f.Value]]] | None = None
 
     # --- objects held in fields -------------------------------------------------------------------
 
@@ -520,6 +522,73 @@ class Values:
         if known is None:
             known = self._constructions[cls] = [(path, call) for path, _, call in self.symbols.calls.where(callees=(cls,))]
         return known
+
+    def dispatched_class(self, call: f.Value) -> str | None:
+        """The class a call of a registry's `make(name, ...)` builds: a project
+        function that builds one class or another by comparing its parameter
+        with strings (`if env_id == "SMAX": env = SMAX(**kw)`), or by looking
+        it up in a dict of classes keyed by strings (`ENVS[env_id](**kw)`),
+        called with a string for that parameter that selects one class."""
+        if call.kind != f.CALL:
+            return None
+        function = self.symbols.lookup_function(call.ref)
+        if function is None or function.class_qualname:
+            return None
+        for parameter, table in self._dispatch_table(function.qualname).items():
+            given = call.keyword(parameter)
+            if given is None and parameter in function.positional:
+                index = function.positional.index(parameter)
+                given = call.args[index] if index < len(call.args) else None
+            if given is not None and given.kind == f.CONSTANT and isinstance(given.literal, str):
+                chosen = table.get(given.literal, set())
+                if len(chosen) == 1:
+                    return next(iter(chosen))
+        return None
+
+    def _dispatch_table(self, function: str) -> dict[str, dict[str, set[str]]]:
+        """For each parameter of `function` it dispatches on: string -> the classes built for it."""
+        known = self._dispatches.get(function)
+        if known is not None:
+            return known
+        known = self._dispatches[function] = {}
+        facts = self.symbols.functions.get(function)
+        path = self.symbols.path_of.get(function)
+        if facts is None or path is None:
+            return known
+        module = self.symbols.modules[path]
+        parameters = {parameter.name for parameter in facts.parameters}
+        calls = {call.location: call for enclosing, call in module.calls if enclosing == function}
+        for dispatch in module.dispatches:
+            if dispatch.function != function or dispatch.name not in parameters:
+                continue
+            table = known.setdefault(dispatch.name, {})
+            if dispatch.registry is None:
+                call = calls.get(dispatch.location)
+                cls = self.symbols.constructed_class(call) if call is not None else None
+                if cls is not None:
+                    table.setdefault(dispatch.literal, set()).add(cls)
+                continue
+            for binding in self.symbols.bindings.get(self.symbols.canonical(dispatch.registry), ()):
+                if binding.value.kind != f.DICT:
+                    continue
+                for key, item in binding.value.keywords:
+                    cls = self.symbols.lookup_class(item.ref) if item.kind == f.NAME else None
+                    if cls is not None:
+                        table.setdefault(key, set()).add(cls)
+        return known
+
+    def dispatched_constructions(self, cls: str) -> list[tuple[str, f.Value]]:
+        """The analysed calls of a registry's `make("name", ...)` whose string selects `cls`, as (path, call)."""
+        if self._dispatched is None:
+            self._dispatched = {}
+            makers = {dispatch.function for module in self.symbols.modules.values() for dispatch in module.dispatches}
+            if makers:
+                for path, module in self.symbols.modules.items():
+                    for _, call in module.calls:
+                        function = self.symbols.lookup_function(call.ref) if call.ref is not None and not call.ref.is_local else None
+                        if function is not None and function.qualname in makers and (chosen := self.dispatched_class(call)):
+                            self._dispatched.setdefault(chosen, []).append((path, call))
+        return self._dispatched.get(cls, [])
 
     def classes_built_in(self, function: str) -> set[str]:
         """The project classes whose objects calls in `function` build."""

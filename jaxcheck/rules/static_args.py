@@ -572,7 +572,11 @@ class IdentityHashStatic(ClassRule):
     is the class's, a new object anywhere counts: built on every turn of a
     loop (in its body or in a function it calls directly), or once per test
     case (a parametrised test, a function-scoped pytest fixture several tests
-    take, a helper several tests call). Code that runs while JAX traces, once
+    take, a helper several tests call with the same constants). A registry's
+    `make("SMAX", ...)`, a function that builds one class or another by
+    comparing its parameter with strings (`if name == "SMAX": env =
+    SMAX(...)`) or by a dict of classes keyed by strings, builds the class
+    its string selects. Code that runs while JAX traces, once
     per compilation, does not count. `strict` reports every class that hashes by
     identity at a static position, as the design standard asks: only
     singletons may.
