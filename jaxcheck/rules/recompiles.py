@@ -62,7 +62,10 @@ class JitRecreatedPerCall(Rule):
     - stored on `self` by a method another function runs again and again
       (`restart()` calls `set_optimizer()`, which writes
       `self._update = jax.jit(update)`), in place of the one the last run
-      made, with no `if self._update is None` guard.
+      made, with no `if self._update is None` guard;
+    - returned by a private factory (`_wrap(func)` returns the jit, or a
+      nested function over it) to callers that each use it for that call
+      only (`minimize` calls `_wrap(func)` and runs the result once).
 
     and only when that code runs again and again: the transform is applied in
     a loop (or a comprehension), or in a function the project calls on every
@@ -206,7 +209,9 @@ class JitRecreatedPerCall(Rule):
       JAX finds its cache again (1 trace for 4 calls);
     - a jitted function made once and reused in a function that runs once:
       `step = jax.jit(...)` then `for ...: step(...)` in a script's `main()`;
-    - factories that return the jitted function, and jitted functions stored
+    - public factories that return the jitted function (their users keep
+      it), private ones whose callers keep what they return, and jitted
+      functions stored
       (`self._f = ...` in `__init__`, in set-up code, behind a guard, or in a
       public setter only users call, to change what it compiles) or passed on;
     - module-level code outside a loop: it runs once, at import;
@@ -279,7 +284,10 @@ class JitRecreatedPerCall(Rule):
             for made in model.functions.made(path):
                 passed = made.fate == PASSED and _passed_to_project_functions(made, model)
                 replaced = made.fate == KEPT and _replaced_on_self(made, model)
-                if made.fate not in (*THROWAWAY, REUSED) and not passed and not replaced or not made.transform.compiles:
+                returned = _returned_for_one_run(made, model) if made.fate == KEPT and not replaced else None
+                if made.fate not in (*THROWAWAY, REUSED) and not passed and not replaced and not returned:
+                    continue
+                if not made.transform.compiles:
                     continue
                 what = _made_anew(made, model)
                 if what is None:
@@ -287,7 +295,7 @@ class JitRecreatedPerCall(Rule):
                 in_loop = made.in_loop and not _made_before_the_loop(made, model)
                 name = made.function.rpartition(".")[2]
                 # Objects built in a loop run `__init__` again and again; users build them as they need.
-                runs_again = not sets_up(name) and (
+                runs_again = bool(returned) or not sets_up(name) and (
                     made.function in model.functions.called_repeatedly or made.function in model.functions.run_again
                 )
                 if not (in_loop or runs_again):
@@ -304,12 +312,28 @@ class JitRecreatedPerCall(Rule):
                     continue  # JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
                     continue
-                yield self.finding(path, made.application.location, *_message(made, what, model))
+                yield self.finding(path, made.application.location, *_message(made, what, model, returned))
 
 
-def _message(made: Made, what: str, model: Model) -> tuple[str, str]:
+def _message(made: Made, what: str, model: Model, returned: tuple[str, str, int] | None = None) -> tuple[str, str]:
     """The message and the fix."""
     transform = made.transform.name
+    if returned is not None:
+        caller, caller_path, line = returned
+        through = model.functions.runs_again_through(caller)
+        again = (
+            "a loop calls it on every turn" if caller in model.functions.called_repeatedly
+            else "the library offers it to its users" if through == caller
+            else f"it runs at every call of `{model.symbols.short_name(through)}`"
+        )
+        return (
+            f"`{transform}` makes a new jitted function from {what} in `{model.symbols.short_name(made.function)}` "
+            f"and returns it to `{model.symbols.short_name(caller)}` ({caller_path}:{line}), which uses it only "
+            f"for that call ({again}): each call builds a new jitted function, so JAX traces and compiles it again "
+            "every time",
+            "Jit it once and keep it (at module level, or in a cached factory keyed on what it closes over); "
+            "pass what changes as arguments",
+        )
     if made.fate == DROPPED:
         return (
             f"`{transform}` makes a new jitted function from {what} and drops it: the function it was given is "
@@ -364,6 +388,143 @@ def _replaced_on_self(made: Made, model: Model) -> bool:
         return False
     reads = {chain for use in function.uses if use.name == function.self_name for chain in use.reads}
     return not any((write.attribute,) == chain[:1] for write in writes for chain in reads)
+
+
+def _returned_for_one_run(made: Made, model: Model) -> tuple[str, str, int] | None:
+    """A private factory (`_wrap(func)`) that makes a jit and returns it, or a
+    nested function over it, to callers that each use the result for that
+    call only, at least one of them code that runs again and again (offered
+    to users, or in a loop): the jit lives one run of its caller, and every
+    run compiles again. (caller, its file, the line of its call) for the
+    message; None when the factory is public (its users may keep what it
+    returns), a method, or a caller keeps the result (on an object, at module
+    level, in a container, returned on), or no caller runs again."""
+    symbols, functions = model.symbols, model.functions
+    factory = symbols.functions.get(made.function)
+    if factory is None or factory.class_qualname or functions.public_api(made.function) or sets_up(factory.name):
+        return None
+    if functions.is_test(made.function) or functions.runs_only_while_tracing(made.function):
+        return None
+    module = symbols.modules[made.path]
+    location = made.application.location
+    if made.nested is not None:
+        held = {Ref(made.nested.qualname)}
+    else:
+        held = {
+            binding.ref for binding in module.bindings
+            if binding.value.location == location and binding.ref.is_local and binding.ref.function == made.function
+        }
+    if not _returned_only(model, module, made.function, held, location):
+        return None
+    found = None
+    for path, caller, call in symbols.calls.where(callees=(made.function,)):
+        if not caller or functions.is_test(caller) or functions.in_test_file(path):
+            continue
+        caller_module = symbols.modules[path]
+        results = {
+            binding.ref for binding in caller_module.bindings
+            if binding.value.location == call.location and binding.ref.is_local and binding.ref.function == caller
+        }
+        if _kept(model, caller_module, caller, results, call.location):
+            return None
+        name = caller.rpartition(".")[2]
+        again = not sets_up(name) and name not in BUILDING and not functions.runs_only_while_tracing(caller) and (
+            caller in functions.called_repeatedly or caller in functions.run_again
+        )
+        if again and found is None:
+            found = (caller, path, call.location.line)
+    return found
+
+
+def _returned_only(model: Model, module, function: str, held: set[Ref], location) -> bool:
+    """The jit made at `location` (held in the locals `held`) leaves `function`
+    only by its `return`, itself or in a nested function over it: nothing
+    else keeps it."""
+    facts = model.symbols.functions[function]
+    carriers = _carriers(model, module, function, held)
+    if _kept(model, module, function, held | carriers, location, own_returns=False):
+        return False
+    names = held | carriers
+    return bool(facts.returns) and all(
+        value.location == location and value.kind == f.CALL and (value.func is None or value.func.location != location)
+        or value.kind == f.NAME and value.ref is not None and not value.ref.attributes and _base(value.ref) in names
+        for value in facts.returns
+    )
+
+
+def _carriers(model: Model, module, function: str, refs: set[Ref]) -> set[Ref]:
+    """The functions nested in `function` that read one of `refs` (or one of
+    these), named as module-level names are."""
+    found: set[Ref] = set()
+    nested = [facts for facts in module.functions if facts.qualname.startswith(function + ".")]
+    grew = True
+    while grew:
+        grew = False
+        for facts in nested:
+            ref = Ref(facts.qualname)
+            if ref not in found and any(_base(read) in refs | found for read in facts.outer_reads):
+                found.add(ref)
+                grew = True
+    return found
+
+
+def _base(ref: Ref) -> Ref:
+    return Ref(ref.name, ref.function) if ref.attributes else ref
+
+
+def _holds(model: Model, value: f.Value | None, refs: set[Ref], location) -> bool:
+    """`value` is, or holds, one of `refs` or the value made at `location`:
+    itself, in a display, or wrapped by a `partial`, a transform or a class.
+    What another call returns is its own value (the call is judged apart)."""
+    if value is None:
+        return False
+    if value.kind == f.NAME:
+        return value.ref is not None and _base(value.ref) in refs
+    if value.kind == f.CALL:
+        if value.location == location and (value.func is None or value.func.location != location):
+            return True  # the value itself, not a call of it (`_make(f)(x)` starts where `_make(f)` does)
+        name = value.dotted
+        wraps = name == PARTIAL or name in f.WRAPPERS or name.rpartition(".")[2] in TRACING_NAMES
+        if not wraps and model.symbols.constructed_class(value) is None:
+            return False
+    inner = (*value.args, *(item for _, item in value.keywords))
+    return any(_holds(model, item, refs, location) for item in inner)
+
+
+def _kept(model: Model, module, function: str, refs: set[Ref], location, own_returns: bool = True) -> bool:
+    """The value made at `location` in `function`, held in the locals `refs`,
+    may outlive the run: stored on an object or in a container, bound to
+    another name, handed to a class or a method of an object, or (`own_returns`)
+    returned. Read by a nested function, that function's uses count too."""
+    symbols = model.symbols
+    refs = refs | _carriers(model, module, function, refs)
+    within = lambda scope: scope == function or scope.startswith(function + ".")
+    for write in module.attribute_writes:
+        if within(write.function) and _holds(model, write.value, refs, location):
+            return True
+    for binding in module.bindings:
+        if binding.value.location == location and binding.ref.is_local and binding.ref.function == function:
+            continue  # the local that holds it
+        if within(binding.function) and _holds(model, binding.value, refs, location):
+            return True
+    for scope, call in module.calls:
+        if not within(scope) or call.location == location:
+            continue
+        given = (*call.args, *(value for _, value in call.keywords))
+        if not any(_holds(model, value, refs, location) for value in given):
+            continue
+        ref = call.ref
+        if ref is None or ref.is_local or symbols.constructed_class(call) is not None:
+            return True  # a method of an object (`cache.append(f)`), or a class that may hold it
+        owner = ref.name.rpartition(".")[0]
+        if symbols.bindings.get(Ref(owner)) or owner in symbols.classes:
+            return True  # a method of a module-level object (`REGISTRY.add(f)`)
+    for facts in module.functions:
+        if not within(facts.qualname) or facts.qualname == function and not own_returns:
+            continue
+        if any(_holds(model, value, refs, location) for value in facts.returns):
+            return True
+    return False
 
 
 def _passed_to_project_functions(made: Made, model: Model) -> bool:
