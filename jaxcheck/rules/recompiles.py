@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
+from jaxcheck.findings import place_named
 from jaxcheck.model.jax_api import PARTIAL, TRACING_NAMES
 from jaxcheck.model.functions import BUILDING, CALLED, DROPPED, KEPT, PASSED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
@@ -328,7 +329,7 @@ def _message(made: Made, what: str, model: Model, returned: tuple[str, str, int]
         )
         return (
             f"`{transform}` makes a new jitted function from {what} in `{model.symbols.short_name(made.function)}` "
-            f"and returns it to `{model.symbols.short_name(caller)}` ({caller_path}:{line}), which uses it only "
+            f"and returns it to `{model.symbols.short_name(caller)}` ({place_named(caller_path, line)}), which uses it only "
             f"for that call ({again}): each call builds a new jitted function, so JAX traces and compiles it again "
             "every time",
             "Jit it once and keep it (at module level, or in a cached factory keyed on what it closes over); "
@@ -390,6 +391,10 @@ def _replaced_on_self(made: Made, model: Model) -> bool:
     return not any((write.attribute,) == chain[:1] for write in writes for chain in reads)
 
 
+# Decorators that keep what a function returns, per argument.
+_CACHING = frozenset({"functools.lru_cache", "functools.cache"})
+
+
 def _returned_for_one_run(made: Made, model: Model) -> tuple[str, str, int] | None:
     """A private factory (`_wrap(func)`) that makes a jit and returns it, or a
     nested function over it, to callers that each use the result for that
@@ -403,6 +408,8 @@ def _returned_for_one_run(made: Made, model: Model) -> tuple[str, str, int] | No
     factory = symbols.functions.get(made.function)
     if factory is None or factory.class_qualname or functions.public_api(made.function) or sets_up(factory.name):
         return None
+    if any((decorator.func or decorator).dotted in _CACHING for decorator in factory.decorators):
+        return None  # `@functools.lru_cache`: one jit per argument, kept
     if functions.is_test(made.function) or functions.runs_only_while_tracing(made.function):
         return None
     module = symbols.modules[made.path]

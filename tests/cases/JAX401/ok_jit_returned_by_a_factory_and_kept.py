@@ -1,5 +1,7 @@
-# Factories that return a jit whose callers keep it (on `self`, at module level, in a cache, returned on), or that users call themselves: compiled once per kept function.
+# Factories that return a jit whose callers keep it (on `self`, at module level, in a cache, returned on), cached factories, or that users call themselves: compiled once per kept function.
 # jax 0.10.2: a kept jitted function finds its cache again on every later call.
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -53,3 +55,14 @@ def grads(fn, xs):
     scaled = _make_scaled(fn)
     holder = {"fn": scaled}
     return holder
+
+
+@functools.lru_cache(maxsize=None)
+def _step_for(loss):
+    return jax.jit(jax.value_and_grad(loss))
+
+
+def fit(loss, x0):
+    # `_step_for` keeps one jit per loss: every call of `fit` with the same loss finds it again.
+    step = _step_for(loss)
+    return step(x0)
