@@ -130,6 +130,15 @@ ARRAY_TYPES = frozenset(
     }
 )
 UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set", "builtins.bytearray"})
+# Objects of libraries that define `__eq__` and no `__hash__`: `hash()` raises TypeError
+# (checked on Python 3.11.7 and 3.13). What they are called in messages.
+LIBRARY_UNHASHABLE = {
+    "argparse.Namespace": "namespace",
+    "types.SimpleNamespace": "namespace",
+    "argparse.ArgumentParser().parse_args": "namespace",  # `argparse.ArgumentParser(...).parse_args()`
+}
+# Methods whose result is one of those, given what the object they are called on was built by.
+LIBRARY_UNHASHABLE_RESULTS = {("argparse.ArgumentParser", "parse_args"): "namespace"}
 CONTAINER_TYPES = {
     "builtins.list": "list",
     "builtins.dict": "dict",

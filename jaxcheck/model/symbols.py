@@ -20,6 +20,8 @@ from jaxcheck.model.jax_api import (
     CALL_REGISTRATIONS,
     CLASS_REGISTRATIONS,
     LIBRARIES,
+    LIBRARY_UNHASHABLE,
+    LIBRARY_UNHASHABLE_RESULTS,
     PYTREE_BASES,
     PYTREE_DECORATORS,
     REGISTER_DATACLASS,
@@ -349,8 +351,9 @@ class Symbols:
         return self.lookup_class(ref)
 
     def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
-        """"list", "dict", "set", "bytearray" or "array" when `value` is surely one
-        (or is on the path a fallback takes, `items or []`); else ""."""
+        """"list", "dict", "set", "bytearray", "array" or "namespace" (an
+        `argparse` or `types` namespace) when `value` is surely one (or is on the
+        path a fallback takes, `items or []`); else ""."""
         if value.kind == f.OTHER and value.literal == f.FALLBACK:
             return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names))), "")
         if value.kind in _DISPLAYS:
@@ -362,7 +365,11 @@ class Symbols:
         if value.kind == f.CALL:
             if value.dotted in UNHASHABLE_BUILTINS:
                 return value.dotted.rpartition(".")[2]
-            return "array" if is_array_constructor(value.dotted) else ""
+            if value.dotted in LIBRARY_UNHASHABLE:
+                return LIBRARY_UNHASHABLE[value.dotted]
+            if is_array_constructor(value.dotted):
+                return "array"
+            return self._library_result(value.ref) if value.ref is not None and value.ref.parent is not None else ""
         if value.kind == f.NAME and value.ref is not None and follow_names:
             bindings = self.bindings.get(self.canonical(value.ref), ())
             if self._is_parameter(value.ref) and any(binding.conditional for binding in bindings):
@@ -371,6 +378,15 @@ class Symbols:
             if len(kinds) == 1:
                 return kinds.pop()
         return ""
+
+    def _library_result(self, method: Ref) -> str:
+        """`parser.parse_args()` with `parser = argparse.ArgumentParser(...)`: what
+        `LIBRARY_UNHASHABLE_RESULTS` says the method returns, by what built the
+        object it is called on ("" when unknown)."""
+        bindings = self.bindings.get(self.canonical(method.parent), ())
+        built = {binding.value.dotted for binding in bindings if binding.value.kind == f.CALL}
+        kinds = {LIBRARY_UNHASHABLE_RESULTS.get((dotted, method.last), "") for dotted in built}
+        return kinds.pop() if len(kinds) == 1 else ""
 
     def _is_parameter(self, ref: Ref) -> bool:
         function = self.functions.get(ref.function) if ref.is_local and not ref.attributes else None

@@ -36,6 +36,8 @@ _INSTEAD = {
     "set": "a frozenset",
     "bytearray": "bytes",
     "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
+    "namespace": "a frozen dataclass or NamedTuple of what the function reads (`Config(scale=args.scale)`), "
+    "or those values as static arguments",
 }
 
 
@@ -690,7 +692,9 @@ class UnhashableStatic(ClassRule):
       list, dict or set literal or comprehension, or an array made right there
       (`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and kin;
       every `jax.numpy` function that returns an array, `jnp.int32(3)` too,
-      where NumPy's `np.int32(3)` is a hashable scalar).
+      where NumPy's `np.int32(3)` is a hashable scalar), or a namespace of a
+      library that defines `__eq__` without `__hash__`: `argparse.Namespace`,
+      `types.SimpleNamespace`, what `parser.parse_args()` returns (`args`).
       Reported on the argument.
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
