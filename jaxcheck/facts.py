@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 8
+FACTS_VERSION = 9
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -135,6 +135,9 @@ WRAPPERS = frozenset(
         "equinox.filter_vmap", "equinox.filter_grad", "flax.nnx.vmap", "flax.nnx.grad",
     }
 )
+# The namespaces whose functions compute with arrays (`jnp.abs`, `jax.lax.cond`): code that calls
+# them computes from arrays' values, and is meant to be traced.
+ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "jax.image.")
 # The names the caching transforms go by (`jax.jit`, `nnx.jit`, `eqx.filter_jit`...).
 TRANSFORM_NAMES = frozenset({"jit", "pjit", "pmap", "checkpoint", "remat", "make_jaxpr", "filter_jit", "filter_pmap"})
 _PROPERTIES = frozenset({"builtins.property", "functools.cached_property", "abc.abstractproperty"})

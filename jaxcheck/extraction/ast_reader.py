@@ -267,8 +267,10 @@ def _literal_string(source: _Source, node: ast.Constant) -> bool:
 _SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
 _NUMBER_CALLS = frozenset({"int", "float", "len", "round", "abs"})
 # Calls that return an array computed from their arguments' values.
-_ARRAY_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.", "numpy.")
-_PASSED_THROUGH = frozenset({"builtins." + name for name in ("zip", "list", "tuple", "sorted", "reversed", "set", "enumerate")})
+_ARRAY_NAMESPACES = (*f.ARRAY_NAMESPACES, "numpy.")
+_PASSED_THROUGH = frozenset(
+    {*("builtins." + name for name in ("zip", "list", "tuple", "sorted", "reversed", "set", "enumerate")), "itertools.product"}
+)
 _NO_DESCENT = (ast.Lambda, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _TURNS_KNOWN = 10_000  # a constant `range` longer than this is not counted
 _FEW_TURNS = 8  # a constant `range` this short is a fixed set of values
@@ -429,6 +431,7 @@ class _AstExtractor(FactsBuilder):
         super().__init__(tree, path, module_name, build_scopes(tree.body, module_name, is_package, _bind_statement))
         self.source = _Source(text)
         self.loops_open: dict[str, list[_Loop]] = {}  # function qualname ("" for the module) -> its loops open
+        self.statement_value: ast.AST | None = None  # the value of the small statement being read
         self.bound_last: dict[tuple[str, str], ast.expr | None] = {}  # (function, name) -> what it was last bound to
         self.guards: dict[str, list[tuple[str, str]]] = {}  # function -> the `if name == "lit":` bodies open in it
 
@@ -506,6 +509,8 @@ class _AstExtractor(FactsBuilder):
             if node.finalbody:
                 self._else(node.finalbody, scope)
         guard = _string_guard(node.test) if kind is ast.If and scope.kind == FUNCTION else None
+        if guard is not None and guard[0] not in scope.parameters:
+            guard = None  # a registry dispatches on what its caller names
         if guard is not None:
             self.guards.setdefault(scope.function, []).append(guard)
         self.statements(node.body, scope)
@@ -526,6 +531,7 @@ class _AstExtractor(FactsBuilder):
 
     def small_statement(self, node: ast.AST, scope: Scope) -> None:
         kind = type(node)
+        self.statement_value = getattr(node, "value", None)
         if kind is ast.Expr or kind is ast.Raise or kind is ast.Assert:
             if kind is ast.Raise and scope.kind == FUNCTION:
                 self.raising.add(scope.qualname)
@@ -755,9 +761,9 @@ class _AstExtractor(FactsBuilder):
 
     def _call(self, node: ast.Call, scope: Scope, shadowed: frozenset[str], context: Context) -> None:
         super()._call(node, scope, shadowed, context)
-        self._note_dispatch(node, scope, shadowed)
         if context.lambdas:
             return
+        self._note_dispatch(node, scope, shadowed)
         loops = self.loops_open.get(scope.function) or []
         for argument in _argument_values(node):
             found = _changing(argument, loops) if loops else None
@@ -789,7 +795,8 @@ class _AstExtractor(FactsBuilder):
                 self.dispatches.append(f.Dispatch(location, function, callee.slice.id, registry=scope.resolve_dotted(registry)))
             return
         guards = self.guards.get(function)
-        if guards and _dotted_name(callee) is not None:
+        # Only the call a statement under the guard makes (`env = SMAX(**kw)`), not those inside it (`Config()`).
+        if guards and node is self.statement_value and _dotted_name(callee) is not None:
             name, literal = guards[-1]
             self.dispatches.append(f.Dispatch(location, function, name, literal))
 
@@ -877,7 +884,8 @@ class _AstExtractor(FactsBuilder):
             if scope.kind == FUNCTION and node.id in scope.parameters:
                 return False
             if (scope.function, node.id) not in self.bound_last:
-                return True  # a global, an import: configuration
+                # A global, an import: configuration. A local bound otherwise (a loop's target): unknown.
+                return scope.kind != FUNCTION or node.id not in scope.bound
             bound = self.bound_last[scope.function, node.id]
             return bound is not None and depth < 3 and self.fixed_values(bound, scope, depth + 1)
         if kind is ast.Attribute:
@@ -1355,7 +1363,7 @@ def _bind_small(node: ast.stmt, scope: Scope, module_name: str, is_package: bool
             source = _dotted_name(node.value)
             if type(node.targets[0]) is ast.Name and source is not None:
                 scope.aliases[node.targets[0].id] = source
-        elif scope.kind == FUNCTION and len(node.targets) == 1:
+        elif scope.kind == FUNCTION and len(node.targets) == 1 and type(node.value) is ast.IfExp:
             for name, source in _chosen_names(node.targets[0], node.value):
                 scope.aliases[name] = source
     elif kind is ast.AnnAssign or kind is ast.AugAssign:
