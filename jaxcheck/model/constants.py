@@ -125,24 +125,29 @@ class Constants:
         return list(setters.values())
 
     def _offered_to_users_tracing(self) -> list[Baked]:
-        """A library setter that rebinds a module-level value (`def
-        set_radius(r): global RADIUS; RADIUS = r`) read by a public module-level
-        function of the library that is array code (it calls `jax.*`), which no jitted
-        function of the project reaches: its users jit it, or pass it on to
-        code they jit (`make(env, observation_fn=first_person)`), and may call
-        the setter after the first trace (latent). Reported once per setter,
-        naming a reader; the jitted function is the reader as its users jit it."""
-        traced = {name for jitted in self.jitted for name in self._traced_from(jitted.function)}
+        """A library setter that rebinds a module-level constant (`def
+        set_radius(r): global RADIUS; RADIUS = r` with `RADIUS = 3`) read by a
+        public module-level function of array code (it calls `jax.numpy`,
+        `jax.lax` and kin) that no jitted function of the project reaches: its
+        users jit it, or pass it on to code they jit (`make(env,
+        observation_fn=first_person)`), and may call the setter after the first
+        trace (latent). Reported once per setter, naming a reader; the jitted
+        function is the reader as its users jit it. A global holding an object,
+        a list or None is state the code calls into, not a constant it bakes."""
+        traced = None
         found = []
         for reader, facts in self.symbols.functions.items():
             path = self.symbols.path_of.get(reader, "")
             if reader.rpartition(".")[0] != self.symbols.modules[path].module:
                 continue  # a method (a constructor reading a switch) runs as set up, not as traced array code
-            if reader in traced or not self.functions.public_api(reader) or not self._calls_jax(reader):
+            changed = [(variable, changes) for variable, changes in self._changed_reads(reader) if self._a_constant(variable)]
+            if not changed or not self.functions.public_api(reader) or not self._array_code(reader):
                 continue
-            if any((path, reader) in self._runs(jitted) for jitted in self.jitted):
-                continue  # it calls a jitted function: a driver running eagerly around the trace (`fit`)
-            for variable, changes in self._changed_reads(reader):
+            if traced is None:
+                traced = {name for jitted in self.jitted for name in self._traced_from(jitted.function)}
+            if reader in traced or any((path, reader) in self._runs(jitted) for jitted in self.jitted):
+                continue  # traced by the project's own jit, or a driver running eagerly around one (`fit`)
+            for variable, changes in changed:
                 for change_path, location, text, scope in changes:
                     if scope != reader and self._offered_setter(variable, scope, location):
                         users = Jitted(reader, path, facts.location, frozenset())
@@ -151,12 +156,20 @@ class Constants:
                         )
         return found
 
-    def _calls_jax(self, function: str) -> bool:
-        """The function's own body (its nested functions' too) calls JAX (`jnp.zeros`, `jax.lax.cond`): code meant to be traced."""
+    def _a_constant(self, variable: Ref) -> bool:
+        """Bound at module level to a number, a string, True or False, or a tuple of those (not None)."""
+        bound = [binding.value for binding in self.symbols.bindings.get(variable, ()) if not binding.function]
+        return bool(bound) and all(
+            value.kind in (f.CONSTANT, f.TUPLE) and value.literal is not None and value.literal != () for value in bound
+        )
+
+    def _array_code(self, function: str) -> bool:
+        """The function's own body (its nested functions' too) computes with arrays (`jnp.zeros`,
+        `jax.lax.cond`, `jax.random.split`): code meant to be traced, not `jax.config` or a profiler."""
         path = self.symbols.path_of.get(function)
         scopes = (function, *self._nested.get(function, ())) if path is not None else ()
         return any(
-            call.dotted.startswith("jax.") for scope in scopes for call in self._calls_in(path, scope) if call.dotted
+            call.dotted.startswith(f.ARRAY_NAMESPACES) for scope in scopes for call in self._calls_in(path, scope) if call.dotted
         )
 
     def _offered_setter(self, variable: Ref, scope: str, location: f.Location) -> bool:
