@@ -1265,10 +1265,11 @@ EXTERNAL = {
         "value: Fraction",
         "run(1.0, Fraction(1, 3))",
     ),
+    # Not `argparse.Namespace`: jaxcheck knows it is unhashable (JAX106).
     "stdlib_mutable_class": (
         "import argparse\n",
-        "value: argparse.Namespace",
-        "run(1.0, argparse.Namespace(steps=2))",
+        "value: argparse.ArgumentParser",
+        "run(1.0, argparse.ArgumentParser(prog='run'))",
     ),
     "installed_package_class": (
         "from pycodestyle import Checker\n",

@@ -135,7 +135,6 @@ UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set
 LIBRARY_UNHASHABLE = {
     "argparse.Namespace": "namespace",
     "types.SimpleNamespace": "namespace",
-    "argparse.ArgumentParser().parse_args": "namespace",  # `argparse.ArgumentParser(...).parse_args()`
 }
 # Methods whose result is one of those, given what the object they are called on was built by.
 LIBRARY_UNHASHABLE_RESULTS = {("argparse.ArgumentParser", "parse_args"): "namespace"}

@@ -367,6 +367,9 @@ class Symbols:
                 return value.dotted.rpartition(".")[2]
             if value.dotted in LIBRARY_UNHASHABLE:
                 return LIBRARY_UNHASHABLE[value.dotted]
+            built, _, method = value.dotted.rpartition("().")  # `argparse.ArgumentParser(...).parse_args()`
+            if built and (built, method) in LIBRARY_UNHASHABLE_RESULTS:
+                return LIBRARY_UNHASHABLE_RESULTS[built, method]
             if is_array_constructor(value.dotted):
                 return "array"
             return self._library_result(value.ref) if value.ref is not None and value.ref.parent is not None else ""

@@ -119,10 +119,6 @@ def _changed_object(model: Model, held: Held) -> Change | None:
     return None
 
 
-def _enclosing_function(model: Model, path: str, call) -> bool:
-    """Whether a call is made inside a function, not at module level."""
-    return any(function and found.location == call.location for function, found in model.symbols.modules[path].calls)
-
 
 def _given(held: Held) -> str:
     return f" (given at {place_named(held.where[0], held.where[1].line, held.where[1].column)})" if held.where is not None else ""
@@ -1049,8 +1045,6 @@ class UnstableAuxData(_PytreeRule):
                 continue
             name = static.cls.rpartition(".")[2]
             for path, call, held in model.values.made_per_construction(static.cls, field):
-                if not _enclosing_function(model, path, call):
-                    continue
                 built = construction_runs_again(model, path, call)
                 if not built:
                     continue  # built once for all jaxcheck sees: one structure, and the field's own check covers it

@@ -304,7 +304,7 @@ class JitRecreatedPerCall(Rule):
                 if made.fate in (REUSED, PASSED, KEPT) and not runs_again:
                     continue  # made once in this run of the function and used again in it: the cache is used
                 if made.function and model.functions.is_test(made.function) and not (
-                    in_loop and what.startswith("the bound method")
+                    in_loop and _a_bound_method(made, model)
                 ):
                     # A test runs it once, on purpose. In a test's loop, a function made per turn is most
                     # often a new case (it reads the turn's parameter); a bound method is the same code.
@@ -612,6 +612,11 @@ def _held_in_a_local(made: Made, model: Model) -> str | None:
     return found[0] if found else None
 
 
+def _a_bound_method(made: Made, model: Model) -> bool:
+    """The function given to the transform is a method taken off an object."""
+    return bool(model.functions.bound_methods(made)) or _method_of_a_parameter(made, model) or _method_of_an_attribute(made, model)
+
+
 def _method_of_a_parameter(made: Made, model: Model) -> bool:
     """`jax.jit(env.step)` with `env` a parameter of the function that jits it:
     whatever its class, a method taken off an object is a new bound method
@@ -667,8 +672,9 @@ def _made_before_the_loop(made: Made, model: Model) -> bool:
 
 
 class StaticArgumentVaries(Rule):
-    """A static argument takes a new value on every turn of a loop: JAX
-    compiles the function once per value it takes.
+    """A static argument takes a new value on every turn of a loop, or on
+    every call of code that runs again and again: JAX compiles the function
+    once per value it takes.
 
     ## What it does
 
@@ -680,7 +686,7 @@ class StaticArgumentVaries(Rule):
     - the loop's target: `for n in range(100): power(x, n=n)`, also the count
       of `enumerate`;
     - an expression of it: `2 * n`, `sizes[i]`, `self.size_map[image_id]`,
-      `cfg.width` for `cfg` in a list of configurations, `int(t)`;
+      `cfg.width` for `cfg` in a list a parameter gives, `int(t)`;
     - a name the loop's body binds from it (`k = n + 1`), or updates from
       itself (`t += dt`, in a `while` loop too).
 
@@ -693,8 +699,8 @@ class StaticArgumentVaries(Rule):
 
     Under `eqx.filter_jit`, which makes every Python number static and traces
     arrays, only a value that is a Python number for sure is flagged: a
-    `range` target, the count of `enumerate`, `int()`, `float()` or `len()` of
-    something, and arithmetic of those. Reported at the argument.
+    `range` target, the count of `enumerate`, `int()`, `float()`, `round()` or
+    `abs()` of something, and arithmetic of those. Reported at the argument.
 
     ## Why is this bad?
 
@@ -771,7 +777,7 @@ class StaticArgumentVaries(Rule):
       object or a global holds (`for name in cfg.impurity_names`,
       `for layer in self.layers`). Flagged are loops over a longer `range`,
       over a parameter, or over data the function computes (`ids = out["id"]`
-      then `for i in ids`), and `while` loops;
+      then `for i in ids`, a loop's own target), and `while` loops;
     - a flag: a comparison, `not`, `bool()` (`with_metrics = i % 10 == 0`)
       takes two values, so compiles twice at most;
     - a static argument that does not change in the loop (bound before it, or a
@@ -780,8 +786,7 @@ class StaticArgumentVaries(Rule):
       a new shape compiles again anyway, static or not;
     - tests (a test compiles each value it checks, on purpose), and code that
       runs only while JAX traces (a loop in a jitted function runs once per
-      compilation).
-
+      compilation);
     - a number computed from configuration or a shape (`int(x.shape[0])`,
       `float(cfg.weight * 2)`, `int(jnp.ceil(cfg.width / 2))`), or from data in
       code that runs once (a script's `main()`, set-up code).
@@ -804,7 +809,7 @@ class StaticArgumentVaries(Rule):
 
     code = "JAX402"
     name = "static-argument-varies"
-    summary = "a static argument takes a new value on every turn of a loop, so JAX compiles once per value"
+    summary = "a static argument takes a new value on every loop turn or every call, so JAX compiles once per value"
     facts = ("static-key",)
 
     def check(self, model: Model):
