@@ -376,7 +376,7 @@ def _call_site_uses(
                 reads = state.parameter_reads(function, name) if whole else Reads(opaque=True)
                 yield StaticUse(unhashable=unhashable, reads=reads, **common)
                 continue
-            methods = symbols.bound_methods(value)
+            methods = symbols.bound_methods(value) or symbols.stored_bound_methods(value)
             for cls, method in methods:
                 yield StaticUse(class_qualname=cls, reads=state.method_reads(cls, method), method=method.name, **common)
             if methods:

@@ -328,11 +328,80 @@ class Symbols:
         if value.kind != f.NAME or value.ref is None or value.ref.parent is None:
             return []
         found = []
-        for cls in self.instance_classes(value.ref.parent):
+        owner = value.ref.parent
+        for cls in self.instance_classes(owner) or self._named_family(owner, value.ref.last):
             method = self.find_method(cls, value.ref.last)
             if method is not None and method.is_instance_method and not method.is_property:
                 found.append((cls, method))
         return found
+
+    def stored_bound_methods(self, value: f.Value) -> list[tuple[str, f.FunctionFacts]]:
+        """`self.cost_fn`, where every `self.cost_fn = ...` of the class (or a
+        project base) stores a bound method (`self.cost_fn = model.training_cost`):
+        those methods, as `bound_methods` gives them."""
+        ref = value.ref if value.kind == f.NAME else None
+        function = self.functions.get(ref.function) if ref is not None and ref.is_local else None
+        if function is None or len(ref.attributes) != 1 or not function.is_instance_method or ref.name != function.self_name:
+            return []
+        found = []
+        for write in self._self_writes(function, ref.attributes[0]):
+            methods = self.bound_methods(write.value) if write.value is not None else []
+            if not methods:
+                return []
+            found.extend(methods)
+        return found
+
+    def _self_writes(self, function: f.FunctionFacts, attribute: str) -> list[f.AttributeWrite]:
+        """The `self.<attribute> = ...` of the methods of `function`'s class and its project bases."""
+        lineage = set(self.mro(function.class_qualname))
+        return [
+            write for write, _ in self.writes_of(attribute)
+            if write.target.is_local and not write.target.attributes
+            and (writer := self.functions.get(write.target.function)) is not None
+            and writer.is_instance_method and write.target.name == writer.self_name and writer.class_qualname in lineage
+        ]
+
+    @cached_property
+    def _definers(self) -> dict[str, list[str]]:
+        """A method's name -> the project classes whose own body defines it."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for cls in self.classes.values():
+            for method in cls.methods:
+                found[method.rpartition(".")[2]].append(cls.qualname)
+        return found
+
+    def _named_family(self, owner: Ref, name: str) -> tuple[str, ...]:
+        """The class an untyped parameter or `self.<attribute>` holds, told by
+        its name and the method read off it: `model.training_cost` or
+        `self._model.evaluate_batch`, where `training_cost` is defined only in
+        `BaseModel` and its subclasses. Untyped code names an injected object
+        after its kind; both must agree, so a library's object whose method
+        shares a project method's name is not taken for a project class."""
+        function = self.functions.get(owner.function) if owner.is_local else None
+        if function is None:
+            return ()
+        if owner.attributes:
+            if len(owner.attributes) != 1 or not function.is_instance_method or owner.name != function.self_name:
+                return ()
+            holder = owner.attributes[0]
+            # Only an object handed in: every `self.<holder> = ...` of the class stores an untyped parameter.
+            writes = self._self_writes(function, holder)
+            if not writes or not all(
+                write.value is not None and write.value.kind == f.NAME and self._untyped_parameter(write.value.ref) for write in writes
+            ):
+                return ()
+        else:
+            if not self._untyped_parameter(owner):
+                return ()
+            holder = owner.name
+        defining = self._definers.get(name, ())
+        roots = {cls for cls in defining if not any(base in defining for base in self.mro(cls)[1:])}
+        if len(roots) != 1 or name.startswith("__"):
+            return ()
+        (root,) = roots
+        kind = _snake(root.rpartition(".")[2])
+        word = holder.strip("_").rpartition("_")[2].lower()
+        return (root,) if word and (kind == word or kind.endswith("_" + word)) else ()
 
     def constructed_class(self, value: f.Value) -> str | None:
         """The project class a call constructs, when `value` is such a call
@@ -391,9 +460,24 @@ class Symbols:
         kinds = {LIBRARY_UNHASHABLE_RESULTS.get((dotted, method.last), "") for dotted in built}
         return kinds.pop() if len(kinds) == 1 else ""
 
+    def _untyped_parameter(self, ref: Ref | None) -> bool:
+        """A parameter without an annotation, not the `self` of a method."""
+        function = self.functions.get(ref.function) if ref is not None and ref.is_local and not ref.attributes else None
+        if function is None:
+            return False
+        for position, parameter in enumerate(function.parameters):
+            if parameter.name == ref.name:
+                return not parameter.annotation and not (position == 0 and function.is_instance_method)
+        return False
+
     def _is_parameter(self, ref: Ref) -> bool:
         function = self.functions.get(ref.function) if ref.is_local and not ref.attributes else None
         return function is not None and any(parameter.name == ref.name for parameter in function.parameters)
+
+
+def _snake(name: str) -> str:
+    """`BaseModel` -> `base_model`."""
+    return "".join(f"_{char.lower()}" if char.isupper() and index else char.lower() for index, char in enumerate(name))
 
 
 def _linearize(head: str, bases: list[list[str]]) -> list[str]:

@@ -441,7 +441,7 @@ class Values:
                 return Held(MUTABLE, f"a {kind} (`default_factory={_short(factory.dotted)}`)", where)
             value = value.keyword("default") or (value.args[0] if value.dotted == NNX_STATIC and value.args else None)
         if value is not None:
-            parameter = self._init_parameter(value)
+            parameter = self.init_parameter(value)
             if parameter is not None:
                 held = _annotation_holds(parameter.annotation) or self._mutable_class_held(
                     self.symbols.annotated_classes(parameter)
@@ -620,7 +620,7 @@ class Values:
         name, position = field.name, None
         init = self.symbols.find_method(cls, "__init__")
         if init is not None:
-            parameter = self._init_parameter(field.value) if field.value is not None else None
+            parameter = self.init_parameter(field.value) if field.value is not None else None
             if parameter is None:
                 return []
             name = parameter.name
@@ -664,7 +664,7 @@ class Values:
                 order.append(attribute.name)
         return order
 
-    def _init_parameter(self, value: f.Value) -> f.Parameter | None:
+    def init_parameter(self, value: f.Value) -> f.Parameter | None:
         """The constructor parameter a field is assigned from (`self.mask = mask`)."""
         if value.kind != f.NAME or value.ref is None or not value.ref.is_local or value.ref.attributes:
             return None

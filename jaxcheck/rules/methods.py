@@ -289,12 +289,28 @@ def _changes(model: Model, cls: str, reads: Reads, made: Made, obj: f.Ref | None
 def _latent(model: Model, cls: str, reads: Reads, made: Made, owner: f.Ref) -> str:
     """The public state of `self` a kept jit of its own method reads, named for a
     message ("`lr`, `steps`"), when the class is one a library's users build
-    and may change; "" otherwise. Only `self.method`: another object's class
-    may be a part of it that users do not reach."""
-    if made.fate in THROWAWAY or owner.dotted != "self" or not built_by_users(model, cls):
+    and may change; "" otherwise. `self.method`, or the method of an object
+    the caller hands in (`self._model = model`, then
+    `jax.jit(self._model.evaluate_batch)`): another object's class may be a
+    part of it that users do not reach."""
+    if made.fate in THROWAWAY or not (owner.dotted == "self" or _handed_in(model, owner)):
+        return ""
+    if not built_by_users(model, cls):
         return ""
     names = public_names(model, cls, reads)
     return ", ".join(f"`{name}`" for name in names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _handed_in(model: Model, owner: f.Ref) -> bool:
+    """`self.<attribute>`, set in `__init__` from one of its parameters: an
+    object the caller built and owns."""
+    function = model.symbols.functions.get(owner.function) if owner.is_local else None
+    if function is None or len(owner.attributes) != 1 or not model.functions.is_self(owner.base):
+        return False
+    return any(
+        field.name == owner.attributes[0] and field.value is not None and model.values.init_parameter(field.value) is not None
+        for field in model.classes.fields(function.class_qualname)
+    )
 
 
 def _overridden(model: Model, cls: str, method: str) -> bool:
@@ -511,6 +527,8 @@ class JittedBoundMethod(Rule):
     attributes of a class a library's users build (public, in a module of the
     library, not a test, an example or a script) is reported too, naming
     them: a user who sets `model.scale = 3.0` gets the old value (latent).
+    So is a kept `jax.jit(self._model.evaluate)` of an object the caller hands
+    to `__init__` (`self._model = model`): the caller owns it and may change it.
     `extra-transforms` adds your own compiling transforms to those checked;
     subclasses of `static-bases` count as immutable and are not flagged.
 
@@ -531,8 +549,11 @@ class JittedBoundMethod(Rule):
 
     Not flagged, since jaxcheck never guesses: a class it cannot judge (an
     unknown base such as `flax.nnx.Module`, an unknown decorator or metaclass),
-    and an object whose class it does not know (an unannotated parameter,
-    `m = c.calc` then `jax.jit(m)`).
+    and an object whose class it does not know (`m = c.calc` then
+    `jax.jit(m)`, an unannotated parameter). One unannotated parameter is
+    known: one named after the only family of project classes that defines
+    the method read off it (`model.evaluate`, where only `BaseModel` and its
+    subclasses define `evaluate`), or `self._model` storing such a parameter.
 
     May be reported though the result is right: jaxcheck matches writes to
     the class, not to the time of the calls, so a write after the last call of
@@ -586,7 +607,7 @@ class JittedBoundMethod(Rule):
                                 made.application.location,
                                 f"`{transform}({_wrapped(made, f'{obj}.{method.name}')})` traces `{class_name}.{method.name}` "
                                 f"once and compiles in the public {public} of `{obj}`, which users of `{class_name}` may "
-                                f"set: after a user's `{instance_name(class_name) if obj == 'self' else obj}."
+                                f"set: after a user's `{instance_name(class_name) if obj.partition('.')[0] == 'self' else obj}."
                                 f"{public_names(model, cls, reads)[0]} = ...` the jitted "
                                 "function keeps returning results for the old value",
                                 "Jit a function that takes that state as arguments (static for Python values that "
