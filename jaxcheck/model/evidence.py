@@ -117,18 +117,21 @@ def _a_part_of_other_objects(model: Model, cls: str) -> bool:
     planner made in an environment's `__init__`): a part of them, which users
     do not build or set themselves. Not when every such construction only
     hands on what users chose (`_hands_on`): there the object is the one
-    holder of their configuration, built as they would build it."""
-    sites = model.values.constructions(cls)
-    if not sites:
-        return False
-    handed_on = True
-    for path, call in sites:
+    holder of their configuration, built as they would build it. A copy an
+    object makes of itself (`config.with_param(...)`) is built from one that
+    exists: whoever built the first decides."""
+    handed_on, built = True, False
+    for path, call in model.values.constructions(cls):
         function = _enclosing(model, path, call.location)
         owner, _, method = function.rpartition(".")
+        facts = model.symbols.functions.get(function)
+        if owner in model.symbols.all_subclasses(cls) | {cls} and facts is not None and facts.is_instance_method:
+            continue
         if method not in ("__init__", "__post_init__", "setup") or owner not in model.symbols.classes or owner == cls:
             return False
+        built = True
         handed_on = handed_on and _hands_on(model, cls, function, call)
-    return not handed_on
+    return built and not handed_on
 
 
 def _hands_on(model: Model, cls: str, function: str, call: f.Value) -> bool:

@@ -211,7 +211,8 @@ class MutableStatic(Rule):
       script or a notebook; built by users, not only by another object of
       the library from its own state (a class another `__init__` builds
       only from what its own caller gave, `Step(task, n)` in a wrapper, is
-      still built by users). Users who set `env.size = 8` after the first call
+      still built by users; the copies a class's own methods make of an
+      object, `geometry.with_size(n)`, do not count). Users who set `env.size = 8` after the first call
       meet the consequence: the finding, at the class, names the attributes
       read and what that change does on the target JAX release. Where the
       project itself changes some of that state, the message names that
