@@ -457,6 +457,29 @@ class Functions:
         # `__call__` and its kin are called by the language on users' behalf (`layer(x)`): public.
         return not any(part.startswith("_") and not (part.startswith("__") and part.endswith("__")) for part in inside)
 
+    def tested_again(self, function: str) -> str:
+        """How the project's tests run `function`, a public function of the
+        library, again and again, for a message ("each of the 2 tests that
+        call it"); "" when they do not. Only calls a test makes itself count,
+        not those in code JAX traces (`jax.jit(loss)` over a helper that calls
+        it): in several tests, or in a parametrised one. The library may call
+        it too, from code that says nothing of how often its users do: the
+        tests are users, and run it eagerly."""
+        if not self.public_api(function):
+            return ""
+        callers = {
+            caller for path, caller, _ in self.symbols.calls.where(callees=(function,))
+            if caller and self.is_test(caller) and not self.runs_only_while_tracing(caller)
+        }
+        cases = sorted(
+            caller for caller in callers if caller in self.symbols.functions and parametrised(self.symbols.functions[caller])
+        )
+        if len(callers) > 1:
+            return f"each of the {len(callers)} tests that call it"
+        if cases:
+            return f"each parametrised case of `{self.symbols.short_name(cases[0])}`"
+        return ""
+
     def per_test_case(self, function: str) -> str:
         """How a test suite runs `function` once per test case, for a message
         ("each parametrised case of `test_step`"); "" when it does not: a

@@ -66,7 +66,12 @@ class JitRecreatedPerCall(Rule):
       made, with no `if self._update is None` guard;
     - returned by a private factory (`_wrap(func)` returns the jit, or a
       nested function over it) to callers that each use it for that call
-      only (`minimize` calls `_wrap(func)` and runs the result once).
+      only (`minimize` calls `_wrap(func)` and runs the result once);
+    - given to `defvjp` (or `defjvp`) of a `@jax.custom_vjp` (or
+      `custom_jvp`) function nested in the same function and only called
+      there: the rule lives as long as that function, one call, and JAX
+      compiles it again at each call it differentiates outside a jit
+      (`jax.grad(loss)(x)`; inside a jit it is traced inline).
 
     and only when that code runs again and again: the transform is applied in
     a loop (or a comprehension), or in a function the project calls on every
@@ -74,9 +79,14 @@ class JitRecreatedPerCall(Rule):
     `jax.tree_util.tree_map`, or in a public function or method a library
     offers its users (public names, `__call__` included, in a module that is
     not a test, an example or a script), who call it as often as they like,
-    or in a helper
-    such a function calls directly. `self.method()` in a base class runs the
-    subclasses' own `method` too. Code run once per program (at import, in a
+    or in a helper such a function calls directly. A public function the
+    library calls itself only deeper than that still counts when the
+    project's tests call it themselves, not from code JAX traces, in several
+    tests or in a parametrised one, and it uses the jit for that call only:
+    the tests are its users, and run it again and again (one test that calls
+    it once is not enough; a jit it reuses in a loop or keeps on an object
+    is made once per case, on that case's own inputs). `self.method()` in a
+    base class runs the subclasses' own `method` too. Code run once per program (at import, in a
     script's `main()`, in `__init__`, in set-up code named `init`, `setup`,
     `meta_init`, `_initialize_model`) pays the one compilation either way and
     is not flagged.
@@ -299,6 +309,16 @@ class JitRecreatedPerCall(Rule):
                 runs_again = bool(returned) or not sets_up(name) and (
                     made.function in model.functions.called_repeatedly or made.function in model.functions.run_again
                 )
+                # Tests that call a public function in several cases run it again, when it uses its jit for that
+                # call only: a run of its own that steps a loop with the jit, or a jit kept on an object, is made
+                # once per case, on that case's own inputs or object.
+                tested = (
+                    model.functions.tested_again(made.function)
+                    if made.function and (made.fate in THROWAWAY or made.fate == PASSED)
+                    and not (in_loop or runs_again or sets_up(name) or name in BUILDING)
+                    else ""
+                )
+                runs_again = runs_again or bool(tested)
                 if not (in_loop or runs_again):
                     continue  # made once per program for all jaxcheck sees (at import, in `main()`, in `__init__`)
                 if made.fate in (REUSED, PASSED, KEPT) and not runs_again:
@@ -313,10 +333,12 @@ class JitRecreatedPerCall(Rule):
                     continue  # JAX runs traced code once per compilation
                 if not made.function and model.functions.in_test_file(path):
                     continue
-                yield self.finding(path, made.application.location, *_message(made, what, model, returned))
+                yield self.finding(path, made.application.location, *_message(made, what, model, returned, tested))
 
 
-def _message(made: Made, what: str, model: Model, returned: tuple[str, str, int] | None = None) -> tuple[str, str]:
+def _message(
+    made: Made, what: str, model: Model, returned: tuple[str, str, int] | None = None, tested: str = ""
+) -> tuple[str, str]:
     """The message and the fix."""
     transform = made.transform.name
     if returned is not None:
@@ -342,7 +364,9 @@ def _message(made: Made, what: str, model: Model, returned: tuple[str, str, int]
             "Keep the result once (`step = jax.jit(step)` at module level or in `__init__`) and call that",
         )
     where = f"in `{model.symbols.short_name(made.function)}`" if made.function else "in a loop at module level"
-    if made.function and not made.in_loop and made.function in model.functions.called_repeatedly:
+    if tested:
+        where += f", a public function the tests run again ({tested}),"
+    elif made.function and not made.in_loop and made.function in model.functions.called_repeatedly:
         where += ", which a loop calls on every turn,"
     elif made.function and not made.in_loop:
         through = model.functions.runs_again_through(made.function)
@@ -360,9 +384,12 @@ def _message(made: Made, what: str, model: Model, returned: tuple[str, str, int]
         else "and stores it on the object in place of the one the last call made" if made.fate == KEPT
         else "and uses it only there"
     )
+    consequence = "so JAX traces and compiles it again every time"
+    if made.fate == PASSED and (rule := _derivative_rule_taking(made, model)):
+        how = f"and gives it to `{rule}`, a custom derivative made anew for that call only"
+        consequence = "so JAX traces and compiles it again each time it differentiates a call outside a jit"
     return (
-        f"`{transform}` makes a new jitted function from {what} {where} {how}, so JAX traces and compiles it "
-        "again every time",
+        f"`{transform}` makes a new jitted function from {what} {where} {how}, {consequence}",
         "Jit it once and keep it (at module level, in `__init__`, or in a cached factory); pass what changes as "
         "arguments",
     )
@@ -556,8 +583,55 @@ def _passed_to_project_functions(made: Made, model: Model) -> bool:
     ]
     return bool(names) and bool(calls) and all(
         model.symbols.lookup_function(call.ref) is not None and model.symbols.constructed_class(call) is None
+        or _throwaway_derivative(model, made, call) is not None
         for call in calls
     )
+
+
+# The methods of a `jax.custom_vjp`/`jax.custom_jvp` function that give it its derivative rules.
+_DERIVATIVE_RULES = frozenset({"defvjp", "defjvp", "defjvps"})
+_CUSTOM_DERIVATIVES = frozenset({"custom_vjp", "custom_jvp"})
+
+
+def _throwaway_derivative(model: Model, made: Made, call: f.Value) -> f.FunctionFacts | None:
+    """For `_f.defvjp(fwd, bwd)`: `_f`, when it is a `@jax.custom_vjp` (or
+    `custom_jvp`) function nested in the same function and nothing keeps it
+    past the run (called there, not returned, stored or passed on). It holds
+    its rules as long as it lives: a jitted rule lives that one run too."""
+    ref = call.ref
+    if ref is None or ref.is_local or ref.attributes or ref.last not in _DERIVATIVE_RULES or ref.parent is None:
+        return None
+    owner = model.symbols.functions.get(ref.parent.name)
+    if owner is None or owner.class_qualname or owner.qualname.rpartition(".")[0] != made.function:
+        return None
+    if not any(_custom_derivative(decorator) for decorator in owner.decorators):
+        return None
+    module = model.symbols.modules[made.path]
+    if _kept(model, module, made.function, {Ref(owner.qualname)}, owner.location):
+        return None
+    return owner
+
+
+def _custom_derivative(decorator: f.Value) -> bool:
+    """`@jax.custom_vjp`, `@jax.custom_jvp`, or either under `functools.partial` (`nondiff_argnums=...`)."""
+    if decorator.kind == f.CALL and decorator.dotted == PARTIAL and decorator.args:
+        decorator = decorator.args[0]
+    name = decorator.dotted
+    return name.startswith("jax.") and name.rpartition(".")[2] in _CUSTOM_DERIVATIVES
+
+
+def _derivative_rule_taking(made: Made, model: Model) -> str:
+    """`_f.defvjp` for a jitted rule handed to a throwaway custom derivative `_f`, for the message; "" otherwise."""
+    names = {made.nested.name, made.nested.qualname} if made.nested is not None else set()
+    for enclosing, call in model.symbols.modules[made.path].calls:
+        if enclosing == made.function and any(
+            value.kind == f.NAME and value.ref is not None and value.ref.name in names
+            for value in (*call.args, *(value for _, value in call.keywords))
+        ):
+            owner = _throwaway_derivative(model, made, call)
+            if owner is not None:
+                return f"{owner.name}.{call.ref.last}"
+    return ""
 
 
 def _made_anew(made: Made, model: Model) -> str | None:
