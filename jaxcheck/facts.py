@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 9
+FACTS_VERSION = 10
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -302,6 +302,7 @@ class AttributeWrite:
     location: Location
     function: str = ""  # qualname of the enclosing function, "" at module or class level
     value: Value | None = None
+    named_by: Ref | None = None  # `setattr(obj, name, ...)`: the name the attribute's name is read from
 
 
 @pickled_by_fields

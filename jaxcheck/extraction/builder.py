@@ -217,7 +217,8 @@ class FactsBuilder:
             if target.kind == f.NAME and target.ref is not None:
                 name = attribute.literal if isinstance(attribute.literal, str) else "*"
                 written = value.args[2] if len(value.args) > 2 else None
-                self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written))
+                named_by = attribute.ref if name == "*" and attribute.kind == f.NAME else None
+                self.writes.append(f.AttributeWrite(target.ref, name, value.location, function, written, named_by))
                 self.note_loop(value.location, function)
 
     def note_loop(self, location: f.Location, function: str) -> None:

@@ -52,6 +52,7 @@ class Values:
         self._constructions: dict[str, list[tuple[str, f.Value]]] = {}  # a class -> the calls that build it
         self._dispatches: dict[str, dict[str, dict[str, set[str]]]] = {}  # a registry's make -> its table
         self._dispatched: dict[str, list[tuple[str, f.Value]]] | None = None
+        self._setters: dict[str, list[tuple[str, f.Ref, str, f.Value]]] | None = None  # a name setter -> its calls
 
     # --- objects held in fields -------------------------------------------------------------------
 
@@ -420,12 +421,116 @@ class Values:
 
     def attribute_holds(self, cls: str, attribute: str) -> Held | None:
         """What the field `attribute` of `cls` holds, from its annotation, its
-        default, what construction assigns, and what construction sites pass."""
+        default, what construction assigns, what construction sites pass, and
+        the arrays a setter that names it is given (`given_by_name`)."""
+        held = None
         for field in self.classes.fields(cls):
             if field.name == attribute:
                 held = self._field_holds(cls, field)
                 if held is not None:
-                    return held
+                    break
+        if held is None or held.kind != ARRAY:
+            # An array given later through a setter that names the field (`obj.replace("info", arrays)`).
+            for path, given in self.given_by_name(cls, attribute):
+                found = self._holds_arrays(given)
+                if found is not None:
+                    return replace(found, where=(path, given.location))
+        return held
+
+    def given_by_name(self, cls: str, attribute: str) -> list[tuple[str, f.Value]]:
+        """What the analysed calls of a name setter of `cls` give for `attribute`,
+        as (path, value). A name setter is an instance method that sets on
+        `self`, or on a copy it makes of `self`, the attribute named by one of
+        its parameters to the value of another (`def replace(self, name, value):
+        new = copy.copy(self); object.__setattr__(new, name, value)`); a call
+        counts when it passes `attribute` as a literal string for the name, on
+        an object whose class is `cls` or related to it, or, when its class is
+        not known, in a file that defines or imports `cls`."""
+        symbols, found = self.symbols, []
+        for method, calls in self._name_setters().items():
+            if symbols.find_method(cls, symbols.functions[method].name) is not symbols.functions[method]:
+                continue
+            for path, receiver, name, value in calls:
+                if name != attribute:
+                    continue
+                known = symbols.instance_classes(receiver)
+                if any(cls in symbols.mro(other) or other in symbols.mro(cls) for other in known) or (
+                    not known and self._names_class(path, cls)
+                ):
+                    found.append((path, value))
+        return found
+
+    def _names_class(self, path: str, cls: str) -> bool:
+        """The file defines `cls`, or imports it or its module."""
+        if self.symbols.path_of[cls] == path:
+            return True
+        module = self.symbols.module_of(cls).module
+        return any(
+            dotted == module or self.symbols.lookup_class(f.Ref(dotted)) == cls
+            for _, dotted in self.symbols.modules[path].imports
+        )
+
+    def _name_setters(self) -> dict[str, list[tuple[str, f.Ref, str, f.Value]]]:
+        """The project's name setters (see `given_by_name`), each with its calls
+        that name an attribute by a literal string: (path, the object called on,
+        the name, the value)."""
+        if self._setters is None:
+            self._setters = {}
+            for method, (name_parameter, value_parameter) in self._find_name_setters().items():
+                function, calls = self.symbols.functions[method], []
+                for path, _, call in self.symbols.calls.where(last=(function.name,)):
+                    receiver = call.ref.parent if call.ref is not None else None
+                    name = _argument(call, function.positional, name_parameter)
+                    value = _argument(call, function.positional, value_parameter)
+                    if receiver is None or name is None or value is None or name.kind != f.CONSTANT:
+                        continue
+                    if isinstance(name.literal, str):
+                        calls.append((path, receiver, name.literal, value))
+                self._setters[method] = calls
+        return self._setters
+
+    def _find_name_setters(self) -> dict[str, tuple[str, str]]:
+        """method -> (the parameter that names the attribute, the one that gives its value)."""
+        symbols, setters = self.symbols, {}
+        for writes in symbols.writes.values():
+            for write, _ in writes:
+                function = symbols.functions.get(write.function)
+                if write.named_by is None or function is None or not function.is_instance_method:
+                    continue
+                parameters = function.positional[1:]
+                value = write.value.ref if write.value is not None and write.value.kind == f.NAME else None
+                if not all(
+                    ref is not None and ref.function == function.qualname and not ref.attributes and ref.name in parameters
+                    for ref in (write.named_by, value)
+                ):
+                    continue
+                own, target = f.Ref(function.self_name, function.qualname), write.target
+                if target == own or self._copy_of(target, own):
+                    setters[function.qualname] = (write.named_by.name, value.name)
+        return setters
+
+    def _copy_of(self, target: f.Ref, own: f.Ref) -> bool:
+        """A local of the method bound only to calls given `self` (`new = copy.copy(self)`)."""
+        bindings = self.symbols.bindings.get(target, ()) if target.function == own.function and not target.attributes else ()
+        return bool(bindings) and all(
+            binding.value.kind == f.CALL and any(arg.ref == own for arg in binding.value.args) for binding in bindings
+        )
+
+    def _holds_arrays(self, value: f.Value) -> Held | None:
+        """An array, or a list, tuple or dict display with one among its items
+        (through the name it was bound to): a tree's structure cannot compare it."""
+        if self.symbols.unhashable_kind(value) == "array":
+            return Held(ARRAY, _array_made(value) if value.kind != f.NAME else f"an array (`{value.ref.last}`)")
+        displays = [value]
+        if value.kind == f.NAME and value.ref is not None and value.ref.is_local and not value.ref.attributes:
+            displays = [binding.value for binding in self.symbols.bindings.get(value.ref, ())]
+        for display in displays:
+            if display.kind not in (f.DICT, f.LIST, f.TUPLE):
+                continue
+            for item in (*display.args, *(given for _, given in display.keywords)):
+                if self.symbols.unhashable_kind(item) == "array":
+                    kind = {f.DICT: "dict", f.LIST: "list", f.TUPLE: "tuple"}[display.kind]
+                    return Held(ARRAY, f"a {kind} holding {_array_made(item)}")
         return None
 
     def _field_holds(self, cls: str, field: Field) -> Held | None:
@@ -680,6 +785,17 @@ def _annotation_holds(annotation: tuple[f.Ref, ...]) -> Held | None:
             return Held(ARRAY, f"an array (annotated `{ref.dotted}`)")
         if ref.dotted in CONTAINER_TYPES:
             return Held(MUTABLE, f"a {CONTAINER_TYPES[ref.dotted]} (annotated `{_short(ref.dotted)}`)")
+    return None
+
+
+def _argument(call: f.Value, positional: list[str], parameter: str) -> f.Value | None:
+    """What a call of a method passes for `parameter` (`positional` starts with `self`)."""
+    given = call.keyword(parameter)
+    if given is not None:
+        return given
+    position = positional.index(parameter) - 1
+    if position < len(call.args) and all(arg.literal != "*" for arg in call.args[: position + 1]):
+        return call.args[position]
     return None
 
 

@@ -406,7 +406,14 @@ class ArrayInStaticField(_PytreeRule):
     - what the class's construction sites pass for it, by keyword
       (`Model(w, mask=np.ones(3))`) or by position (the order of `__init__`'s
       parameters, or of the annotated fields when the class has none), in any
-      module of the project that jaxcheck reads.
+      module of the project that jaxcheck reads;
+    - what a call of a setter that takes the field's name as a string gives
+      for it (`scene.replace("info", {"loss": jnp.stack(losses)})`, where
+      `replace(self, name, value)` sets the attribute named `name` on `self`
+      or on a copy of it, by `setattr` or `object.__setattr__`): an array, or
+      a dict, list or tuple display holding one. The object called on must be
+      of the class (or a related one), or of a class jaxcheck does not know
+      in a file that defines or imports the class.
 
     Reported on the field's declaration in the class body (or on the
     `self.mask = nnx.static(...)` line). The message names the specifier and
@@ -537,7 +544,9 @@ class ArrayInStaticField(_PytreeRule):
     Not flagged, but broken just the same (checked: `ValueError` on the second
     object): an array made by a `default_factory`
     (`default_factory=lambda: np.zeros(3)`) or by another call
-    (`jax.device_put(m)`), or given only at construction
+    (`jax.device_put(m)`), given by a plain function that sets an attribute
+    by name (`set_field(obj, "mask", m)`) or by `obj.mask = m` after
+    construction, or given only at construction
     sites in files jaxcheck does not read (files that mention neither
     `jit`/`pmap`, a static argument, a pytree registration nor a static field,
     nor call a function jitted elsewhere).
