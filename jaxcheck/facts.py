@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 10
+FACTS_VERSION = 11
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -192,6 +192,10 @@ class ParameterUse:
     reads: tuple[tuple[str, ...], ...] = ()  # attribute chains read off it: ("solver", "dt") for `p.solver.dt`
     opaque: bool = False  # used otherwise: stored, returned, put in a container...
     passed_to: tuple[Ref | None, ...] = ()  # what it is passed to as an argument (None when not a name)
+    # Each call of a callable it holds (`p.fn(...)`, `p.fns["k"](*args)`): the attribute chain holding
+    # the callable, and the chains of `p` handed whole in the arguments (`p.opt`; also put in a list or
+    # dict passed, or stored by the function into an attribute passed: `p.inputs["opt"] = p.opt`).
+    held_calls: tuple[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], ...] = ()
 
     @property
     def attributes(self) -> tuple[str, ...]:
@@ -220,6 +224,7 @@ class Closure:
 
     location: Location
     reads: tuple[Ref, ...]  # the parameters with the attributes read: `self.scale` of `Model.__init__`
+    shape_reads: tuple[Ref, ...] = ()  # those of `reads` only tested for their keys or length: `"k" in self.opt`
 
 
 @pickled_by_fields
@@ -236,6 +241,7 @@ class FunctionFacts:
     class_qualname: str = ""  # set for methods defined directly in a class body
     locals: tuple[LocalUse, ...] = ()
     free_reads: tuple[Ref, ...] = ()  # for a nested function: what it reads of enclosing parameters
+    shape_reads: tuple[Ref, ...] = ()  # those of `free_reads` only tested for their keys or length: `len(self.opt)`
     # The module-level names (of any module) and enclosing functions' locals its
     # body reads, with the attributes read off them: what a trace bakes in.
     outer_reads: tuple[Ref, ...] = ()

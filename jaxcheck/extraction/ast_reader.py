@@ -36,6 +36,7 @@ _NEWLINE = re.compile(r"\r\n|\r|\n")
 _CONTAINERS = frozenset({ast.Tuple, ast.List, ast.Set, ast.Dict})
 _COMPREHENSIONS = frozenset({ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp})
 _IDENTITY = frozenset({ast.Is, ast.IsNot})
+_MEMBERSHIP = frozenset({ast.In, ast.NotIn})
 _IDENTITY_TEST = object()  # the parent of an operand of `is` / `is not`: not a use
 _TRY_STAR = (ast.TryStar,) if sys.version_info >= (3, 11) else ()
 _LOOPS = frozenset({ast.For, ast.AsyncFor, ast.While})
@@ -154,6 +155,71 @@ def _attributes(node: ast.Attribute) -> tuple[str, ...]:
         names.append(node.attr)
         node = node.value
     return tuple(reversed(names))
+
+
+def _chain_of(node: ast.AST, name: str) -> tuple[str, ...] | None:
+    """The attributes `node` reads off the local `name` (`p.a.b` -> ("a", "b")); None when it is not one."""
+    if type(node) is not ast.Attribute:
+        return None
+    chain = _attributes(node)
+    while type(node) is ast.Attribute:
+        node = node.value
+    return chain if type(node) is ast.Name and node.id == name else None
+
+
+def _held_calls(body: list[ast.stmt], name: str) -> list[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]]:
+    """`ParameterUse.held_calls` of the parameter `name` in a function's own body (not its nested ones)."""
+    displays: dict[str, set[tuple[str, ...]]] = {}  # a local bound to a list, tuple or dict of `name`'s attributes
+    stored: dict[tuple[str, ...], set[tuple[str, ...]]] = {}  # `p.inputs["opt"] = p.opt`: ("inputs",) holds ("opt",)
+    calls: list[tuple[tuple[str, ...], ast.Call]] = []
+
+    def inside(value: ast.AST) -> set[tuple[str, ...]]:
+        if type(value) is ast.Starred:
+            value = value.value
+        chain = _chain_of(value, name)
+        if chain is not None:
+            return {chain}
+        if type(value) in (ast.List, ast.Tuple, ast.Set):
+            return set().union(*(inside(element) for element in value.elts))
+        if type(value) is ast.Dict:
+            return set().union(*(inside(element) for element in value.values))
+        if type(value) is ast.Name:
+            return displays.get(value.id, set())
+        return set()
+
+    nodes: list[ast.AST] = list(body)
+    while nodes:
+        node = nodes.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Assign and len(node.targets) == 1:
+            target = node.targets[0]
+            if type(target) is ast.Name and type(node.value) in (ast.List, ast.Tuple, ast.Set, ast.Dict):
+                displays.setdefault(target.id, set()).update(inside(node.value))
+            elif type(target) is ast.Subscript:
+                holder = _chain_of(target.value, name)
+                if holder is not None:
+                    stored.setdefault(holder, set()).update(inside(node.value))
+        elif kind is ast.Call:
+            callee = node.func
+            while type(callee) is ast.Subscript:
+                callee = callee.value
+            holder = _chain_of(callee, name)
+            if holder is not None:
+                calls.append((holder, node))
+        nodes.extend(ast.iter_child_nodes(node))
+    found = []
+    for holder, call in calls:
+        handed = set().union(set(), *(inside(value) for value in [*call.args, *(kw.value for kw in call.keywords)]))
+        pending = list(handed)
+        while pending:
+            for held in stored.get(pending.pop(), ()):
+                if held not in handed:
+                    handed.add(held)
+                    pending.append(held)
+        found.append((holder, tuple(sorted(handed))))
+    return sorted(set(found))
 
 
 def _arguments(node: ast.Call) -> list[tuple[str, ast.AST, ast.expr]]:
@@ -670,6 +736,10 @@ class _AstExtractor(FactsBuilder):
             )
         )
         self.statements(node.body, inner)
+        if scope.kind == CLASS and parameters:
+            held = _held_calls(node.body, parameters[0].name)
+            if held:
+                self.held_calls[inner.qualname, parameters[0].name] = held
 
     def class_(self, node: ast.ClassDef, scope: Scope) -> None:
         inner = self.scopes.of(node)
@@ -724,6 +794,8 @@ class _AstExtractor(FactsBuilder):
                     base = base.value
                 stack.append((base if type(base) is ast.Name else current.value, current, shadowed, context))
             elif kind is ast.Call:
+                if len(current.args) == 1 and not current.keywords and _builtin(current, scope) == "builtins.len":
+                    self.shape_nodes.add(id(current.args[0]))  # `len(p.d)`
                 self._call(current, scope, shadowed, context)
                 stack.append((current.func, current, shadowed, context))
                 for value in _argument_values(current):
@@ -752,6 +824,8 @@ class _AstExtractor(FactsBuilder):
                 left = _IDENTITY_TEST if all(type(op) in _IDENTITY for op in current.ops) else current
                 stack.append((current.left, left, shadowed, context))
                 for op, comparator in zip(current.ops, current.comparators):
+                    if type(op) in _MEMBERSHIP:
+                        self.shape_nodes.add(id(comparator))  # `"k" in p.d`
                     stack.append((comparator, _IDENTITY_TEST if type(op) in _IDENTITY else current, shadowed, context))
             else:
                 if kind is ast.FormattedValue and not _FSTRING_POSITIONS_RIGHT:
@@ -935,7 +1009,7 @@ class _AstExtractor(FactsBuilder):
                     tracked.escapes = True
             return
         if chain and (context.lambdas or scope.qualname != function):
-            self._closure_read(ref.attribute(*chain), function, scope, context)
+            self._closure_read(ref.attribute(*chain), function, scope, context, id(parent) in self.shape_nodes)
         reads, opaque, passed_to = self.parameter_uses.setdefault((function, local), (set(), [], set()))
         if chain:
             reads.add(chain)

@@ -82,6 +82,9 @@ class FactsBuilder:
         self.tracked: dict[tuple[str, str], _Tracked] = {}  # (function, local) -> how it is used
         self.closure_reads: dict[f.Location, set[f.Ref]] = {}  # lambda -> enclosing parameters' attributes it reads
         self.free_reads: dict[str, set[f.Ref]] = {}  # nested function -> the same
+        self.value_reads: dict[f.Location | str, set[f.Ref]] = {}  # lambda or nested function -> those read for more than their shape
+        self.shape_nodes: set[int] = set()  # ids of attribute chains only tested for keys or length: `"k" in p.d`, `len(p.d)`
+        self.held_calls: dict[tuple[str, str], list] = {}  # (function, parameter) -> `ParameterUse.held_calls`
         self.outer_reads: dict[str, set[f.Ref]] = {}  # function -> module-level names and enclosing locals read
         self.discarded: list[f.Location] = []
         self.looped: list[f.Location] = []
@@ -106,7 +109,10 @@ class FactsBuilder:
             bindings=tuple(self.bindings),
             attribute_writes=tuple(self.writes),
             imports=self.scopes.module.exported_imports(),
-            closures=tuple(f.Closure(location, tuple(sorted(reads))) for location, reads in self.closure_reads.items()),
+            closures=tuple(
+                f.Closure(location, tuple(sorted(reads)), self._shape_reads(location, reads))
+                for location, reads in self.closure_reads.items()
+            ),
             discarded=tuple(self.discarded),
             looped=tuple(self.looped),
             loop_calls=tuple(sorted(self.loop_calls)),
@@ -134,7 +140,8 @@ class FactsBuilder:
             if record is not None:
                 reads, opaque, passed_to = record
                 passed = tuple(sorted(passed_to, key=lambda ref: (ref is None, str(ref))))
-                uses.append(f.ParameterUse(name, tuple(sorted(reads)), bool(opaque), passed))
+                held = tuple(self.held_calls.get((function.qualname, name), ()))
+                uses.append(f.ParameterUse(name, tuple(sorted(reads)), bool(opaque), passed, held))
         return f.FunctionFacts(
             qualname=function.qualname,
             name=function.name,
@@ -147,6 +154,7 @@ class FactsBuilder:
             class_qualname=function.class_qualname,
             locals=locals_,
             free_reads=tuple(sorted(self.free_reads.get(function.qualname, ()))),
+            shape_reads=self._shape_reads(function.qualname, self.free_reads.get(function.qualname, ())),
             outer_reads=tuple(sorted(self.outer_reads.get(function.qualname, ()))),
             loop_depth=function.loop_depth,
         )
@@ -158,14 +166,27 @@ class FactsBuilder:
             return False
         return not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
 
-    def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: Context) -> None:
-        """Record `param.attr` read from inside lambdas or nested functions of the parameter's function."""
+    def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: Context, shape: bool = False) -> None:
+        """Record `param.attr` read from inside lambdas or nested functions of the parameter's function;
+        `shape` when this read only tests its keys or length."""
         for location in context.lambdas:
             self.closure_reads.setdefault(location, set()).add(read)
+            if not shape:
+                self.value_reads.setdefault(location, set()).add(read)
         while scope is not None and scope.qualname != owner:
             if scope.kind == FUNCTION:
                 self.free_reads.setdefault(scope.qualname, set()).add(read)
+                if not shape:
+                    self.value_reads.setdefault(scope.qualname, set()).add(read)
             scope = scope.parent
+
+    def _shape_reads(self, reader: f.Location | str, reads) -> tuple[f.Ref, ...]:
+        """The reads of a lambda or nested function only ever tested for their keys or length:
+        no other read is the same chain or one inside it (`p.opt.lr` reads a value of `p.opt`)."""
+        values = self.value_reads.get(reader, set())
+        return tuple(
+            sorted(read for read in reads if not any(value.within(read) for value in values))
+        )
 
     def _track(self, scope: Scope, name: str, location: f.Location) -> None:
         """Follow how a function uses a local that may hold a function made on each call."""

@@ -68,6 +68,7 @@ class Made:
     reads: tuple[Ref, ...] = ()
     in_loop: bool = False  # made on every turn of a loop of the function it is in
     wrappers: tuple[str, ...] = ()  # the project decorators around the target, outermost first: `checked(self.step)`
+    shape_reads: tuple[Ref, ...] = ()  # those of `reads` only tested for their keys or length: `"k" in self.opt`
 
     @property
     def transform(self) -> Transform:
@@ -138,7 +139,7 @@ class Functions:
             called = {value.func.key for _, _, value in candidates if value.func is not None}
             dropped = set(module.discarded)
             looped = set(module.looped)
-            closures = {closure.location: closure.reads for closure in module.closures}
+            closures = {closure.location: closure for closure in module.closures}
         made = []
         for _, function, value in candidates:
             applied = application(value, self.table)
@@ -154,12 +155,15 @@ class Functions:
             else:
                 fate, in_loop = self._fate_of_binding(module, value)
             target = applied.target
-            reads = closures.get(target.location, ()) if target.kind == f.LAMBDA else ()
+            closure = closures.get(target.location) if target.kind == f.LAMBDA else None
+            reads, shape_reads = (closure.reads, closure.shape_reads) if closure is not None else ((), ())
             if target.kind == f.NAME and target.ref is not None and not target.ref.is_local:
                 nested = self.symbols.functions.get(target.ref.name)
                 if nested is not None:
-                    reads = nested.free_reads
-            made.append(Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop, wrappers=wrappers))
+                    reads, shape_reads = nested.free_reads, nested.shape_reads
+            made.append(
+                Made(applied, module.path, function, fate, reads=reads, in_loop=in_loop, wrappers=wrappers, shape_reads=shape_reads)
+            )
         for nested in module.functions:
             if not nested.decorators:
                 continue
@@ -171,7 +175,9 @@ class Functions:
                 if applied is not None and applied.target is None:
                     use = next((use for use in self.symbols.functions[parent].locals if use.location == nested.location), None)
                     in_loop = use is not None and use.loop_depth > 0
-                    made.append(Made(applied, module.path, parent, _fate(use), nested, nested.free_reads, in_loop))
+                    made.append(
+                        Made(applied, module.path, parent, _fate(use), nested, nested.free_reads, in_loop, shape_reads=nested.shape_reads)
+                    )
         return made
 
     def _decorated(self, target: f.Value) -> tuple[f.Value, tuple[str, ...]]:
@@ -248,6 +254,48 @@ class Functions:
             for sub in sorted(self.symbols.all_subclasses(cls)):
                 if any(self._overrides(sub, cls, name) for name in called):
                     found[sub] |= chains
+        return found
+
+    def handed_to_calls(self, made: Made, cls: str) -> set[Chain]:
+        """The attributes of `self` that every call, in the methods of `cls`, of
+        the attributes holding the function `made` makes hands to it whole as
+        (part of) an argument: `self._f(self.opt)`, or `self._fns["f"](*flags)`
+        with `self.inputs` in `flags` and `self.inputs["opt"] = self.opt`. The
+        function holds it where `self` stores the transform's result, the
+        nested function, or what the method making it returns (`self._fns =
+        self._make()`)."""
+        holders = self._holders(made, cls)
+        handed: set[Chain] | None = None
+        for method in self.symbols.methods(cls) if holders else ():
+            use = method.parameter_use(method.self_name) if method.is_instance_method else None
+            for holder, chains in use.held_calls if use is not None else ():
+                if holder[0] in holders:
+                    handed = set(chains) if handed is None else handed & set(chains)
+        return handed or set()
+
+    def _holders(self, made: Made, cls: str) -> set[str]:
+        """The attributes of instances of `cls` that hold the function `made` makes."""
+        maker = self.symbols.functions.get(made.function)
+        returned = made.fate == KEPT and maker is not None and maker.is_instance_method and any(
+            _holds(value, made.application.location) for value in maker.returns
+        )
+        found = set()
+        for method in self.symbols.methods(cls):
+            if not method.is_instance_method:
+                continue
+            for write, _ in self.symbols.writes.get(Ref(method.self_name, method.qualname), ()):
+                value = write.value
+                if value is None:
+                    continue
+                if _holds(value, made.application.location):
+                    found.add(write.attribute)
+                elif value.kind == f.NAME and value.ref is not None and value.ref.function == made.function and (
+                    made.nested is not None and value.ref.name == made.nested.name and not value.ref.attributes
+                ):
+                    found.add(write.attribute)
+                elif returned and value.kind == f.CALL and value.ref is not None and value.ref.is_local:
+                    if value.ref.attributes == (maker.name,) and self.is_self(value.ref.base):
+                        found.add(write.attribute)
         return found
 
     def _overrides(self, sub: str, cls: str, name: str) -> bool:
@@ -552,6 +600,15 @@ class Functions:
             for callee in self.callees(returned.ref)
             if callee.startswith(factory.qualname + ".")
         ]
+
+
+def _holds(value: f.Value, location: f.Location, depth: int = 2) -> bool:
+    """The value is the call at `location`, or a list, tuple or dict holding it."""
+    if value.location == location and value.kind == f.CALL:
+        return True
+    if depth and value.kind in (f.LIST, f.TUPLE, f.DICT):
+        return any(_holds(inner, location, depth - 1) for inner in (*value.args, *(v for _, v in value.keywords)))
+    return False
 
 
 def _within(function: str, traced: frozenset[str] | set[str]) -> bool:

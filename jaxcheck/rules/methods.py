@@ -16,7 +16,7 @@ from jaxcheck.model.evidence import public_state_read as public_names
 from jaxcheck.model.functions import PASSED, REUSED, THROWAWAY, Made
 from jaxcheck.model.jax_api import GRAPH_NODES
 from jaxcheck.model.project import Model
-from jaxcheck.model.state import Change, Reads
+from jaxcheck.model.state import Chain, Change, Reads
 from jaxcheck.model.transforms import application
 from jaxcheck.rules.base import Rule, related_change
 from jaxcheck.rules.static_args import instance_name
@@ -794,7 +794,12 @@ class JittedClosureOverSelf(Rule):
       a local called once): traced anew each time, it cannot go stale, but it
       compiles on every call (JAX401);
     - a `functools.partial(f, s=self.scale)`: it holds the value read when it
-      was made, not `self`.
+      was made, not `self`;
+    - a dict or list read only for its keys or length (`"k" in self.opt`,
+      `len(self.opt)`) that every call of the jitted function, in the class,
+      hands over whole in its arguments (`self._f(self.opt)`, or
+      `self.inputs["opt"] = self.opt` with `self.inputs` passed): its keys are
+      part of the arguments' pytree, so a new key traces again.
 
     Not flagged, since jaxcheck never guesses: a class it cannot judge (an
     unknown base such as `flax.nnx.Module`, an unknown decorator or
@@ -838,6 +843,9 @@ class JittedClosureOverSelf(Rule):
                 for cls, chains in sorted(model.functions.closed_over(made).items()):
                     if not _holds_mutable_state(model, cls):
                         continue
+                    chains = chains - _passed_shapes(model, made, cls)
+                    if not chains:
+                        continue
                     reads = model.state.object_reads(cls, Reads(frozenset(chains)))
                     changed = _changes(model, cls, reads, made, None)
                     if not changed:
@@ -863,6 +871,15 @@ class JittedClosureOverSelf(Rule):
                         tuple(map(related_change, changed)),
                     )
                     break
+
+
+def _passed_shapes(model: Model, made: Made, cls: str) -> set[Chain]:
+    """The attributes of `self` the function reads only for their keys or length
+    (`"k" in self.opt`, `len(self.opt)`) and that every call of it hands over as
+    (part of) an argument: their structure is part of the arguments' pytree, so
+    a change of keys traces again, and a change of values is not read."""
+    shapes = {read.attributes for read in made.shape_reads if model.functions.is_self(read.base)}
+    return shapes & model.functions.handed_to_calls(made, cls) if shapes else set()
 
 
 def _wrapped(made: Made, target: str) -> str:
