@@ -374,9 +374,11 @@ class Symbols:
         """The class an untyped parameter or `self.<attribute>` holds, told by
         its name and the method read off it: `model.training_cost` or
         `self._model.evaluate_batch`, where `training_cost` is defined only in
-        `BaseModel` and its subclasses. Untyped code names an injected object
-        after its kind; both must agree, so a library's object whose method
-        shares a project method's name is not taken for a project class."""
+        `BaseModel` and its subclasses (or, of several such families, the one
+        the holder's own module defines). Untyped code names an injected
+        object after its kind; both must agree, so a library's object whose
+        method shares a project method's name is not taken for a project
+        class."""
         function = self.functions.get(owner.function) if owner.is_local else None
         if function is None:
             return ()
@@ -396,6 +398,8 @@ class Symbols:
             holder = owner.name
         defining = self._definers.get(name, ())
         roots = {cls for cls in defining if not any(base in defining for base in self.mro(cls)[1:])}
+        if len(roots) > 1:  # the family the holder's own module defines, if one
+            roots = {cls for cls in roots if self.path_of[cls] == self.path_of[function.qualname]}
         if len(roots) != 1 or name.startswith("__"):
             return ()
         (root,) = roots
