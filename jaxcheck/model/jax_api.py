@@ -135,6 +135,22 @@ UNHASHABLE_BUILTINS = frozenset({"builtins.list", "builtins.dict", "builtins.set
 LIBRARY_UNHASHABLE = {
     "argparse.Namespace": "namespace",
     "types.SimpleNamespace": "namespace",
+    # ml_collections 1.1 (its FrozenConfigDict hashes by value) and omegaconf 2.3, checked on jax 0.10.2
+    # and 0.12.0.1 (fixtures/JAX106): `jax.jit` raises on either at a static position.
+    "ml_collections.ConfigDict": "ConfigDict",
+    "ml_collections.config_dict.ConfigDict": "ConfigDict",
+    "ml_collections.config_dict.config_dict.ConfigDict": "ConfigDict",
+    "ml_collections.config_dict.create": "ConfigDict",
+    "omegaconf.DictConfig": "DictConfig",
+    "omegaconf.OmegaConf.create": "DictConfig",
+    "omegaconf.OmegaConf.load": "DictConfig",
+    "omegaconf.OmegaConf.merge": "DictConfig",
+    "omegaconf.OmegaConf.structured": "DictConfig",
+    "omegaconf.OmegaConf.from_cli": "DictConfig",
+    "omegaconf.OmegaConf.from_dotlist": "DictConfig",
+    # fiddle 0.3.1: a buildable defines `__eq__` and no `__hash__`.
+    "fiddle.Config": "fiddle Config",
+    "fiddle.Partial": "fiddle Config",
 }
 # Methods whose result is one of those, given what the object they are called on was built by.
 LIBRARY_UNHASHABLE_RESULTS = {("argparse.ArgumentParser", "parse_args"): "namespace"}

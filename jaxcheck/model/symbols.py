@@ -423,17 +423,20 @@ class Symbols:
             return None
         return self.lookup_class(ref)
 
-    def unhashable_kind(self, value: f.Value, follow_names: bool = True) -> str:
-        """"list", "dict", "set", "bytearray", "array" or "namespace" (an
-        `argparse` or `types` namespace) when `value` is surely one (or is on the
-        path a fallback takes, `items or []`); else ""."""
+    def unhashable_kind(self, value: f.Value, follow_names: bool = True, returns: int = 1) -> str:
+        """"list", "dict", "set", "bytearray", "array", "namespace" (an
+        `argparse` or `types` namespace), "ConfigDict" or "DictConfig" (an
+        OmegaConf config) when `value` is surely one (or is on the path a
+        fallback takes, `items or []`); else "". A call of a project function
+        is what every `return` of it gives (`config = get_config()`), `returns`
+        functions deep."""
         if value.kind == f.OTHER and value.literal == f.FALLBACK:
-            return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names))), "")
+            return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names, returns))), "")
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
         if value.kind == f.OTHER and value.literal == f.ARITHMETIC:
             # Arithmetic with an array gives one: `scale * jax.random.normal(key, shape)`.
-            kinds = {self.unhashable_kind(arg, follow_names) for arg in value.args}
+            kinds = {self.unhashable_kind(arg, follow_names, returns) for arg in value.args}
             return "array" if "array" in kinds else ""
         if value.kind == f.CALL:
             if value.dotted in UNHASHABLE_BUILTINS:
@@ -445,12 +448,16 @@ class Symbols:
                 return LIBRARY_UNHASHABLE_RESULTS[built, method]
             if is_array_constructor(value.dotted):
                 return "array"
+            function = self.lookup_function(value.ref) if returns else None
+            if function is not None and function.returns:
+                kinds = {self.unhashable_kind(returned, True, returns - 1) for returned in function.returns}
+                return kinds.pop() if len(kinds) == 1 else ""
             return self._library_result(value.ref) if value.ref is not None and value.ref.parent is not None else ""
         if value.kind == f.NAME and value.ref is not None and follow_names:
             bindings = self.bindings.get(self.canonical(value.ref), ())
             if self._is_parameter(value.ref) and any(binding.conditional for binding in bindings):
                 return ""  # `if mask is None: mask = np.ones(n)`: it may still hold what the caller passed
-            kinds = {self.unhashable_kind(binding.value, False) for binding in bindings}
+            kinds = {self.unhashable_kind(binding.value, False, returns) for binding in bindings}
             if len(kinds) == 1:
                 return kinds.pop()
         return ""

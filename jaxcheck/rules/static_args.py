@@ -38,6 +38,12 @@ _INSTEAD = {
     "array": "a tuple of Python numbers, or pass the array as a regular (traced) argument",
     "namespace": "a frozen dataclass or NamedTuple of what the function reads (`Config(scale=args.scale)`), "
     "or those values as static arguments",
+    "ConfigDict": "a `FrozenConfigDict` (`ml_collections.FrozenConfigDict(config)`, hashed by value), or the "
+    "values the function reads as static arguments",
+    "DictConfig": "a frozen dataclass or NamedTuple of what the function reads (`Config(lr=cfg.lr)`), or those "
+    "values as static arguments",
+    "fiddle Config": "a frozen dataclass or NamedTuple of what the function reads, or those values as static "
+    "arguments",
 }
 
 
@@ -694,10 +700,14 @@ class UnhashableStatic(ClassRule):
       list, dict or set literal or comprehension, or an array made right there
       (`np.array(...)`, `jnp.zeros(...)`, `jax.random.normal(...)` and kin;
       every `jax.numpy` function that returns an array, `jnp.int32(3)` too,
-      where NumPy's `np.int32(3)` is a hashable scalar), or a namespace of a
+      where NumPy's `np.int32(3)` is a hashable scalar), or an object of a
       library that defines `__eq__` without `__hash__`: `argparse.Namespace`,
-      `types.SimpleNamespace`, what `parser.parse_args()` returns (`args`).
-      Reported on the argument.
+      `types.SimpleNamespace`, what `parser.parse_args()` returns (`args`),
+      an `ml_collections.ConfigDict` (not a `FrozenConfigDict`, which hashes
+      by value), an OmegaConf config (`OmegaConf.create`, `load`, `merge`,
+      `structured`), a `fiddle.Config` or `fiddle.Partial`. A call of a
+      project function counts as what each of its `return`s gives
+      (`config = get_config()`). Reported on the argument.
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
       and that is unhashable: a `@dataclass` with the default `eq=True` and
@@ -831,9 +841,10 @@ class UnhashableStatic(ClassRule):
       subclasses dataclasses with a hash, which `@dataclass` then keeps).
 
     Not flagged, but raising just the same: an unhashable value that reaches
-    the call through a name jaxcheck cannot follow (a function's result, an
-    attribute, an element of a container), unless its class is known from the
-    parameter's annotation.
+    the call through a name jaxcheck cannot follow (a method's result, the
+    result of a function that may return something else, an attribute, an
+    element of a container), unless its class is known from the parameter's
+    annotation.
 
     Under `jax.checkpoint`, a call made once per run of a function that is
     itself called once per run (a script's `main()`) traces once either way:
