@@ -21,6 +21,8 @@ from jaxcheck.model.jax_api import (
     FROZEN_DATACLASS_BASES,
     IDENTITY_HASHES,
     NEUTRAL_BASES,
+    PYDANTIC_BASES,
+    PYDANTIC_CONFIGS,
     NEUTRAL_DECORATORS,
     NEUTRAL_METACLASSES,
     SETUP,
@@ -113,6 +115,11 @@ class Classes:
                 continue
             if base in FROZEN_DATACLASS_BASES:
                 dataclass_ = dataclass_ or Dataclass(frozen=True, eq=True, unsafe_hash=False)
+            elif base in PYDANTIC_BASES:
+                frozen = self._pydantic_frozen(cls)
+                if frozen is None:
+                    return self._unjudged(qualname, "its pydantic options are not literals")
+                dataclass_ = Dataclass(frozen=frozen, eq=True, unsafe_hash=False, maker="pydantic.BaseModel")
             elif base in self.static_bases:
                 value_base = True
             elif base in SINGLETON_BASES:
@@ -134,6 +141,30 @@ class Classes:
         mutable, mutable_because = self._mutability(cls, dataclass_, bases, value_base)
         hashing = self._hashing(cls, dataclass_, bases, value_base, unhashable_base)
         return Traits(mutable, mutable_because, *hashing, has_state)
+
+    def _pydantic_frozen(self, cls: f.ClassFacts) -> bool | None:
+        """Whether a pydantic model's own options freeze it (`model_config =
+        ConfigDict(frozen=True)`, or pydantic 1's `class Config: frozen = True`
+        or `allow_mutation = False`); None when they are not literals."""
+        for attribute in cls.attributes:
+            if attribute.name == "model_config":
+                value = attribute.value
+                if value is None or value.kind != f.CALL or value.dotted not in PYDANTIC_CONFIGS:
+                    return None
+                given = dict(value.keywords)
+                frozen = given.get("frozen")
+                if frozen is not None and (frozen.kind != f.CONSTANT or not isinstance(frozen.literal, bool)):
+                    return None
+                return bool(frozen is not None and frozen.literal)
+        options = self.symbols.classes.get(f"{cls.qualname}.Config")
+        for attribute in options.attributes if options is not None else ():
+            if attribute.name in ("frozen", "allow_mutation"):
+                value = attribute.value
+                if value is None or value.kind != f.CONSTANT or not isinstance(value.literal, bool):
+                    return None
+                if value.literal == (attribute.name == "frozen"):
+                    return True
+        return False
 
     def _unjudged(self, qualname: str, base: str) -> None:
         self._unknown_base[qualname] = base
@@ -232,6 +263,8 @@ class Classes:
             if dataclass_ is not None:
                 if dataclass_.unsafe_hash or (dataclass_.eq and dataclass_.frozen):
                     return VALUE, "", None
+                if dataclass_.eq and dataclass_.maker == "pydantic.BaseModel":
+                    return UNHASHABLE, "a pydantic model without `frozen=True` in its `model_config` has no `__hash__`", None
                 if dataclass_.eq:
                     return (
                         UNHASHABLE,

@@ -711,9 +711,11 @@ class UnhashableStatic(ClassRule):
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
       and that is unhashable: a `@dataclass` with the default `eq=True` and
-      neither `frozen=True` nor `unsafe_hash=True` (reported on the `class`
-      line), a class defining `__eq__` without `__hash__` (on `def __eq__`), one
-      setting `__hash__ = None` (on that line), or a subclass of `list`, `dict`,
+      neither `frozen=True` nor `unsafe_hash=True`, or a pydantic model
+      without `frozen=True` in its `model_config` (pydantic 1: `class
+      Config: frozen = True`), reported on the `class` line; a class
+      defining `__eq__` without `__hash__` (on `def __eq__`); one setting
+      `__hash__ = None` (on that line); or a subclass of `list`, `dict`,
       `set` or `bytearray` (on the `class` line).
 
     A literal bound to a name first (`dims = [1, 2]`) and a value built by
