@@ -271,11 +271,11 @@ def _callees(symbols: Symbols, path: str, call: f.Value, direct, bound, methods,
                     yield target, 1
 
 
-def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.Value, bool]]:
+def _arguments(call: f.Value, target: _Target, shift: int, every: bool = False) -> list[tuple[str, f.Value, bool]]:
     """The arguments a call passes, by parameter name, with whether each is at
     a static position: those that are, and under a transform that splits
-    graph nodes (`nnx.jit`), every other one too. `**{...}` and `**dict(...)`
-    give their keys."""
+    graph nodes (`nnx.jit`), or with `every`, every other one too. `**{...}`
+    and `**dict(...)` give their keys."""
     function = target.function
     transform = target.spec.transform
     positional = function.positional
@@ -286,11 +286,11 @@ def _arguments(call: f.Value, target: _Target, shift: int) -> list[tuple[str, f.
         if value.kind == f.OTHER and value.literal == "*":
             break
         static = transform.all_static or position in target.argnums or position - count in target.argnums
-        if static or transform.keys_node_attributes:
+        if static or every or transform.keys_node_attributes:
             found.append((positional[position] if position < len(positional) else f"argument {position}", value, static))
     for key, value in _keywords(call):
         static = transform.all_static or key in target.argnames
-        if static or transform.keys_node_attributes:
+        if static or every or transform.keys_node_attributes:
             found.append((key, value, static))
     return found
 
@@ -353,7 +353,7 @@ def _call_site_uses(
     function = target.function
     transform = target.spec.transform
     all_static = transform.all_static
-    for name, argument, static in _arguments(call, target, shift):
+    for name, argument, static in _arguments(call, target, shift, every=bool(symbols.registered_static)):
         known = any(p.name == name for p in function.parameters)
         for value, element in _leaves(symbols, argument, all_static) if static else [(argument, False)]:
             if all_static and value.kind == f.OTHER:
@@ -369,6 +369,11 @@ def _call_site_uses(
                         yield from _leaf_uses(symbols, state, cls, leaves, common)
                     continue
                 if not static:
+                    # An object of a class `register_static` registers is static at any position.
+                    for cls in symbols.value_classes(value) if symbols.registered_static else ():
+                        if cls in symbols.registered_static:
+                            reads = state.parameter_reads(function, name, cls) if known else Reads(opaque=True)
+                            yield StaticUse(class_qualname=cls, reads=reads, **common)
                     continue
             whole = known and not element
             unhashable = symbols.unhashable_kind(value) if not all_static else ""

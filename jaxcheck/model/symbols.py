@@ -222,6 +222,20 @@ class Symbols:
                     found.add(cls)
         return found
 
+    @cached_property
+    def registered_static(self) -> set[str]:
+        """The classes `jax.tree_util.register_static` registers, as a decorator or
+        a call: their objects are static wherever they are passed, at any position."""
+        found = {
+            cls.qualname for cls in self.classes.values()
+            if any(tree_util_name(decorator.dotted, ("register_static",)) for decorator in cls.decorators)
+        }
+        for _, _, call in self.calls.where(lambda name: tree_util_name(name, ("register_static",)) is not None):
+            cls = self.lookup_class(call.args[0].ref) if call.args and call.args[0].kind == f.NAME else None
+            if cls is not None:
+                found.add(cls)
+        return found
+
     def all_subclasses(self, qualname: str) -> set[str]:
         """The project classes that inherit from the class, at any depth."""
         found, pending = set(), [qualname]

@@ -98,6 +98,13 @@ class Values:
             returned = self._returned(field.value)
             if returned:
                 return returned, True
+            factory = field.value.keyword("default_factory") if field.value.dotted in FIELD_SPECIFIERS else None
+            if factory is not None and factory.dotted in CONTAINER_TYPES:
+                # `field(default_factory=dict)`: a new dict in every object built without one.
+                sites, given = self.constructions(cls), self.construction_arguments(cls, field)
+                if len(given) < len(sites) or not sites:
+                    kind = CONTAINER_TYPES[factory.dotted]
+                    return f"a {kind} (`default_factory={_short(factory.dotted)}`), which is mutable", True
         # What the constructor is given, unless construction assigns the field again (`__post_init__` converting it).
         converted = any(other.name == field.name and other.per_instance for other in self.classes.fields(cls))
         for path, given in self.construction_arguments(cls, field) if hashed and not converted else ():

@@ -71,7 +71,8 @@ class MutableStatic(Rule):
       an element of a static tuple or frozenset (hashed through its
       elements), a bound method `obj.method` of it passed as a static
       argument (or `self.cost_fn`, where every `self.cost_fn = ...` stores
-      one), or `self` of a method jitted with argument 0 or `"self"`
+      one), an object of a class `jax.tree_util.register_static` registers
+      (static at any position), or `self` of a method jitted with argument 0 or `"self"`
       static. A call is also `functools.partial(step, cfg=cfg)` (each call of
       the partial passes `cfg`) and `step.lower(x, cfg=cfg)` (or `.trace`,
       `.eval_shape`); a parameter of a plain function passed on

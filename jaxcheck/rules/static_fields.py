@@ -418,7 +418,8 @@ class DynamicChildOfStatic(ClassRule):
       `object.__setattr__(self, "w", ...)` in `__init__`, `__post_init__` or a
       helper they call. A list, dict or set literal (or `list(...)`, `dict(...)`,
       `set(...)`) stored there is flagged too, and so is arithmetic with an
-      array (`scale * jnp.ones(3)`);
+      array (`scale * jnp.ones(3)`), and `field(default_factory=dict)` (or
+      `list`, `set`) when a construction leaves the field at its default;
     - or what a project function or method returns, when every `return` of it
       gives such a value (`self.noise = self.sampler.sample(key)`), or builds a
       value-hashed object from an array (`return Sample(mean, std)`, a
