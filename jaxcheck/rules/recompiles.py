@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
 from jaxcheck.findings import place_named
-from jaxcheck.model.jax_api import PARTIAL, TRACING_NAMES
+from jaxcheck.model.jax_api import FRESH_OBJECTS, PARTIAL, TRACING_NAMES
 from jaxcheck.model.functions import BUILDING, CALLED, DROPPED, KEPT, PASSED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
@@ -771,6 +771,11 @@ class StaticArgumentVaries(Rule):
     again and again (in a loop of the project, or offered to a library's users,
     `fit()`): each call brings a new number.
 
+    Also flagged: a static argument built by a library call that makes a new,
+    unequal object each time, in a loop or in code that runs again and again:
+    an optax transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a
+    NamedTuple of closures made per call.
+
     Under `eqx.filter_jit`, which makes every Python number static and traces
     arrays, only a value that is a Python number for sure is flagged: a
     `range` target, the count of `enumerate`, `int()`, `float()`, `round()` or
@@ -895,6 +900,7 @@ class StaticArgumentVaries(Rule):
         functions = model.functions
         seen = set()
         for site in model.sites.calls:
+            yield from self._fresh_objects(site, model, seen)
             values = changing.get(site.path)
             if values is None:
                 continue
@@ -915,6 +921,42 @@ class StaticArgumentVaries(Rule):
                     continue
                 seen.add((site.path, argument.location))
                 yield self.finding(site.path, argument.location, *_varies_message(site, parameter, value, model))
+
+
+    def _fresh_objects(self, site, model: Model, seen: set):
+        """A static argument built by a library call that makes a new, unequal
+        object each time (`opt=optax.sgd(lr)`), in a loop or in code that runs
+        again and again: one compilation per call."""
+        functions = model.functions
+        if site.target.spec.transform.all_static:
+            return  # equinox flattens a NamedTuple into its leaves
+        if site.enclosing and (functions.is_test(site.enclosing) or functions.runs_only_while_tracing(site.enclosing)):
+            return
+        repeated = set(model.symbols.modules[site.path].repeated)
+        for parameter, argument in site.static_arguments():
+            kind = FRESH_OBJECTS.get(argument.dotted) if argument.kind == f.CALL else None
+            if kind is None or (site.path, argument.location) in seen:
+                continue
+            if argument.location in repeated:
+                when = "on every turn of the loop it is in"
+            elif _runs_again(site.enclosing, model):
+                when = f"on every call of `{model.symbols.short_name(site.enclosing)}`, which runs again and again"
+            else:
+                continue
+            seen.add((site.path, argument.location))
+            function = model.symbols.short_name(site.target.function.qualname)
+            yield self.finding(
+                site.path,
+                argument.location,
+                f"static argument `{parameter}` of `{function}` is a new {kind} from `{_short_dotted(argument.dotted)}"
+                f"(...)` {when}: its functions are new closures, so it never equals the key of an earlier "
+                f"compilation, and `{site.target.spec.transform.name}` compiles `{function}` again every time",
+                "Build it once (before the loop, in `__init__`, or at module level) and pass that same object",
+            )
+
+
+def _short_dotted(dotted: str) -> str:
+    return ".".join(dotted.split(".")[-2:])
 
 
 def _runs_again(function: str, model: Model) -> bool:
