@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 11
+FACTS_VERSION = 12
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 
@@ -125,6 +125,7 @@ GETATTRS = "getattrs"  # args: (the object, the names): `getattr(obj, name) for 
 OTHER = "other"
 FALLBACK = "or"  # the literal of an OTHER that may be any of its args: `items or []`, `a if c else b`
 ARITHMETIC = "op"  # the literal of an OTHER whose args are a binary operator's operands: `scale * noise`
+ITEM = "item"  # the literal of an OTHER whose args are a container and a string key: `PRESETS["small"]`
 
 
 # Transforms that wrap a function without a cache of their own: `jax.jit(jax.vmap(fn))`

@@ -1173,8 +1173,13 @@ class _AstExtractor(FactsBuilder):
     ) -> f.Value:
         """`x[None]`, `x[:, None]`, `x[1:]`: an index that adds an axis or slices
         keeps an array an array, so it is read as arithmetic on `x` (an array
-        when `x` is one). Other indexing (`x[0]`, `d["k"]`) says nothing."""
+        when `x` is one). A string key (`PRESETS["small"]`) is kept with its
+        container; other indexing (`x[0]`) says nothing."""
         index = node.slice
+        if type(index) is ast.Constant and isinstance(index.value, str):
+            container = self.value(node.value, scope, shadowed, min(depth - 1, 0))
+            key = f.Value(f.CONSTANT, self.location(index), literal=index.value)
+            return f.Value(f.OTHER, location, args=(container, key), literal=f.ITEM)
         parts = index.elts if type(index) is ast.Tuple else [index]
         if not parts or not all(
             type(part) is ast.Slice or (type(part) is ast.Constant and part.value in (None, Ellipsis)) for part in parts

@@ -448,6 +448,15 @@ class Symbols:
             return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names, returns))), "")
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
+        if value.kind == f.OTHER and value.literal == f.ITEM and follow_names:
+            # `PRESETS["small"]`: the item a dict display bound once to the name holds.
+            container, key = value.args
+            shown = container
+            if container.kind == f.NAME and container.ref is not None and not container.ref.attributes:
+                bindings = self.bindings.get(self.canonical(container.ref), ())
+                shown = bindings[0].value if len(bindings) == 1 else container
+            item = shown.keyword(key.literal) if shown.kind == f.DICT else None
+            return self.unhashable_kind(item, False, returns) if item is not None else ""
         if value.kind == f.OTHER and value.literal == f.ARITHMETIC:
             # Arithmetic with an array gives one: `scale * jax.random.normal(key, shape)`.
             kinds = {self.unhashable_kind(arg, follow_names, returns) for arg in value.args}

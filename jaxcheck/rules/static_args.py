@@ -708,7 +708,8 @@ class UnhashableStatic(ClassRule):
       by value), an OmegaConf config (`OmegaConf.create`, `load`, `merge`,
       `structured`), a `fiddle.Config` or `fiddle.Partial`. A call of a
       project function counts as what each of its `return`s gives
-      (`config = get_config()`). Reported on the argument.
+      (`config = get_config()`), and `PRESETS["small"]` as the item a dict
+      display bound once to a module name holds. Reported on the argument.
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
       and that is unhashable: a `@dataclass` with the default `eq=True` and
