@@ -238,6 +238,7 @@ DATACLASS_MAKERS = {
     "attr.frozen": True,
     "attrs.frozen": True,
     "jax_dataclasses.pytree_dataclass": True,  # frozen always: "Pytree dataclasses can only be frozen!"
+    "chex.dataclass": False,  # mutable unless `frozen=True`: checked with chex 0.1.92, unhashable then
 }
 EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 # Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.

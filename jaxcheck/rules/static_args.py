@@ -712,8 +712,9 @@ class UnhashableStatic(ClassRule):
       display bound once to a module name holds. Reported on the argument.
     - A class whose instances reach a static position (annotated static
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
-      and that is unhashable: a `@dataclass` with the default `eq=True` and
-      neither `frozen=True` nor `unsafe_hash=True`, or a pydantic model
+      and that is unhashable: a `@dataclass` (or `@chex.dataclass`, attrs
+      `@define`) with the default `eq=True` and neither `frozen=True` nor
+      `unsafe_hash=True`, or a pydantic model
       without `frozen=True` in its `model_config` (pydantic 1: `class
       Config: frozen = True`), reported on the `class` line; a class
       defining `__eq__` without `__hash__` (on `def __eq__`); one setting
