@@ -125,7 +125,9 @@ GETATTRS = "getattrs"  # args: (the object, the names): `getattr(obj, name) for 
 OTHER = "other"
 FALLBACK = "or"  # the literal of an OTHER that may be any of its args: `items or []`, `a if c else b`
 ARITHMETIC = "op"  # the literal of an OTHER whose args are a binary operator's operands: `scale * noise`
-ITEM = "item"  # the literal of an OTHER whose args are a container and a string key: `PRESETS["small"]`
+# The literal of an OTHER whose args are a container and a key: `PRESETS["small"]`, or the position a
+# tuple-unpacking assignment takes from a call (`dynamic, static = eqx.partition(model, ...)`).
+ITEM = "item"
 
 
 # Transforms that wrap a function without a cache of their own: `jax.jit(jax.vmap(fn))`

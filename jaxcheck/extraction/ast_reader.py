@@ -682,7 +682,15 @@ class _AstExtractor(FactsBuilder):
                 and not any(element.literal == "*" for element in value.args)
             )
             for number, element in enumerate(target.elts):
-                self.bind_target(element, value.args[number] if paired else None, scope)
+                if paired:
+                    given = value.args[number]
+                elif value is not None and value.kind == f.CALL and type(element) is not ast.Starred:
+                    # `dynamic, static = eqx.partition(model, ...)`: the call's item, by position.
+                    index = f.Value(f.CONSTANT, self.location(element), literal=number)
+                    given = f.Value(f.OTHER, self.location(element), args=(value, index), literal=f.ITEM)
+                else:
+                    given = None
+                self.bind_target(element, given, scope)
         elif kind is ast.Starred:
             self.bind_target(target.value, None, scope)
         elif kind is ast.Attribute:

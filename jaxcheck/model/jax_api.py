@@ -167,6 +167,8 @@ FRESH_OBJECTS = {
         "scale_by_schedule", "scale_by_rms", "masked", "multi_transform", "apply_if_finite", "zero_nans",
     )
 }
+# Calls that split an object into parts of its own class: `dynamic, static = eqx.partition(model, ...)`.
+PARTITIONS = frozenset({"equinox.partition"})
 CONTAINER_TYPES = {
     "builtins.list": "list",
     "builtins.dict": "dict",

@@ -45,6 +45,7 @@ class StaticUse:
     method: str = ""  # a bound method passed as the value: its name (the class is its owner's)
     element: bool = False  # an element of a static tuple or frozenset: its type is not part of the key
     leaf_of: str = ""  # a static leaf of a pytree or graph node passed (the class holding it), under filter_jit or nnx.jit
+    partitioned: bool = False  # a half of `eqx.partition(obj, ...)`: its array leaves were replaced by None
 
     @property
     def reads_state(self) -> bool:
@@ -390,9 +391,10 @@ def _call_site_uses(
             if not classes and value.kind == f.NAME and value.ref is not None and value.ref.function == enclosing:
                 # A parameter of the enclosing function: what its callers pass, one call up.
                 classes = tuple(dict.fromkeys(cls for given in callers.passed(value.ref) for cls in symbols.value_classes(given)))
+            partitioned = symbols.partition_half(value)
             for cls in classes:
                 reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
-                yield StaticUse(class_qualname=cls, reads=reads, **common)
+                yield StaticUse(class_qualname=cls, reads=reads, partitioned=partitioned, **common)
 
 
 def _split_classes(symbols: Symbols, value: f.Value, transform) -> list[str]:

@@ -21,6 +21,7 @@ from jaxcheck.model.jax_api import (
     CLASS_REGISTRATIONS,
     LIBRARIES,
     LIBRARY_UNHASHABLE,
+    PARTITIONS,
     LIBRARY_UNHASHABLE_RESULTS,
     PYTREE_BASES,
     PYTREE_DECORATORS,
@@ -299,7 +300,19 @@ class Symbols:
                 found.append(cls)
             elif binding.value.kind == f.CALL:
                 found.extend(self.returned_classes(self.lookup_function(binding.value.ref)))
+            elif binding.value.literal == f.ITEM and binding.value.args[0].dotted in PARTITIONS:
+                # Each half of `eqx.partition(model, ...)` is a `model` with some leaves replaced by None.
+                whole = binding.value.args[0].args[:1]
+                found.extend(cls for value in whole for cls in self.value_classes(value))
         return tuple(dict.fromkeys(found))
+
+    def partition_half(self, value: f.Value) -> bool:
+        """A name bound only to a half of `eqx.partition(obj, ...)`: an `obj`
+        whose leaves the filter picks (arrays, for `eqx.is_array`) are None."""
+        bindings = self.bindings.get(value.ref, ()) if value.kind == f.NAME and value.ref is not None else ()
+        return bool(bindings) and all(
+            binding.value.literal == f.ITEM and binding.value.args[0].dotted in PARTITIONS for binding in bindings
+        )
 
     def may_hold_instances(self, ref: Ref) -> bool:
         """Whether `instance_classes` can find a class for the name, told

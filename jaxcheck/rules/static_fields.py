@@ -16,6 +16,7 @@ from jaxcheck.model.jax_versions import STALE, outcomes
 from jaxcheck.model.project import Model
 from jaxcheck.model.state import Reads
 from jaxcheck.model.static_uses import CALL_SITE, FIELD
+from jaxcheck.model.values import ARRAY
 from jaxcheck.rules.base import ClassRule, about_uses, after_key_change, related_change, related_uses, uses_text
 from jaxcheck.findings import place_named
 
@@ -316,6 +317,12 @@ class IncompleteHash(ClassRule):
             )
 
 
+def _holds_an_array(model: Model, class_qualname: str, name: str) -> bool:
+    """The field holds an array, by its annotation or the value given to it."""
+    held = model.values.attribute_holds(class_qualname, name)
+    return held is not None and held.kind == ARRAY
+
+
 def _left_out(method, class_qualname: str, wanted: set[str], sources: dict, model: Model):
     """(wanted fields whose sources a hand-written method does not read, whether it reads the type).
 
@@ -403,7 +410,9 @@ class DynamicChildOfStatic(ClassRule):
 
     Flags a field of a class whose instances reach a static position of
     `jax.jit` (found as for JAX101: annotated static parameter, `Cls(...)` or a
-    name bound to one at a call, or static `self`) when the field holds an
+    name bound to one at a call, or static `self`; also the static half of
+    `dynamic, static = eqx.partition(model, ...)`, a `model` whose arrays are
+    None, so its array fields are not flagged) when the field holds an
     array, a mutable container, or an object that is not static-safe:
 
     - its annotation in the class body names an array type: `jax.Array`,
@@ -647,9 +656,12 @@ class DynamicChildOfStatic(ClassRule):
             if change.in_place and len(change.path) == 1 and reads.include(change.path)
         }
         seen = set()
+        partitioned = all(use.partitioned for use in uses)
         for field in sorted(model.classes.fields(cls.qualname), key=lambda field: (field.path, field.location)):
             if compared is not None and compared and field.name not in compared:
                 continue
+            if partitioned and _holds_an_array(model, cls.qualname, field.name):
+                continue  # the static half of `eqx.partition(model, eqx.is_array)` holds None there
             holds = model.values.field_holds(cls.qualname, field, hashed_by_generated or field.name in hashed_by_hand)
             if holds is None or field.name in seen:
                 continue
