@@ -192,6 +192,27 @@ class Values:
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 
+    def fresh_structure(self, call: f.Value) -> str | None:
+        """`make_opt(lr)`, a project factory every `return` of which builds a
+        value-compared object (a NamedTuple, a frozen dataclass) holding a
+        function the factory makes on each call (a nested `def`, a lambda): the
+        class's name for a message, as each call gives an object unequal to the
+        last; None otherwise."""
+        factory = self.symbols.lookup_function(call.ref) if call.kind == f.CALL else None
+        if factory is None or not factory.returns:
+            return None
+        built = set()
+        for returned in factory.returns:
+            cls = self.symbols.constructed_class(returned)
+            traits = self.classes.traits(cls) if cls is not None else None
+            if traits is None or traits.hashing != VALUE:
+                return None
+            given = (*returned.args, *(value for _, value in returned.keywords))
+            if not any(self.per_instance_callable(value, "") for value in given):
+                return None
+            built.add(cls)
+        return f"`{built.pop().rpartition('.')[2]}`" if len(built) == 1 else None
+
     def bound_to_self(self, value: f.Value | None) -> str | None:
         """The class of the caller's `self` when `value` is one of its bound
         methods (`Cfg("mean", self._helper)` in a method), or None."""

@@ -771,10 +771,12 @@ class StaticArgumentVaries(Rule):
     again and again (in a loop of the project, or offered to a library's users,
     `fit()`): each call brings a new number.
 
-    Also flagged: a static argument built by a library call that makes a new,
-    unequal object each time, in a loop or in code that runs again and again:
-    an optax transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a
-    NamedTuple of closures made per call.
+    Also flagged: a static argument built by a call that makes a new, unequal
+    object each time, in a loop or in code that runs again and again: an optax
+    transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a NamedTuple
+    of closures made per call, or a project factory every `return` of which
+    builds a NamedTuple or frozen dataclass holding a function it makes
+    (`make_optimizer(lr)` returning `Optimizer(update)` with `update` nested).
 
     Under `eqx.filter_jit`, which makes every Python number static and traces
     arrays, only a value that is a Python number for sure is flagged: a
@@ -924,9 +926,10 @@ class StaticArgumentVaries(Rule):
 
 
     def _fresh_objects(self, site, model: Model, seen: set):
-        """A static argument built by a library call that makes a new, unequal
-        object each time (`opt=optax.sgd(lr)`), in a loop or in code that runs
-        again and again: one compilation per call."""
+        """A static argument built by a call that makes a new, unequal object
+        each time (`opt=optax.sgd(lr)`, a project factory returning a NamedTuple
+        of functions it makes), in a loop or in code that runs again and again:
+        one compilation per call."""
         functions = model.functions
         if site.target.spec.transform.all_static:
             return  # equinox flattens a NamedTuple into its leaves
@@ -934,7 +937,7 @@ class StaticArgumentVaries(Rule):
             return
         repeated = set(model.symbols.modules[site.path].repeated)
         for parameter, argument in site.static_arguments():
-            kind = FRESH_OBJECTS.get(argument.dotted) if argument.kind == f.CALL else None
+            kind = FRESH_OBJECTS.get(argument.dotted) or model.values.fresh_structure(argument) if argument.kind == f.CALL else None
             if kind is None or (site.path, argument.location) in seen:
                 continue
             if argument.location in repeated:
@@ -948,15 +951,18 @@ class StaticArgumentVaries(Rule):
             yield self.finding(
                 site.path,
                 argument.location,
-                f"static argument `{parameter}` of `{function}` is a new {kind} from `{_short_dotted(argument.dotted)}"
+                f"static argument `{parameter}` of `{function}` is a new {kind} from `{_callee_as_written(argument)}"
                 f"(...)` {when}: its functions are new closures, so it never equals the key of an earlier "
                 f"compilation, and `{site.target.spec.transform.name}` compiles `{function}` again every time",
                 "Build it once (before the loop, in `__init__`, or at module level) and pass that same object",
             )
 
 
-def _short_dotted(dotted: str) -> str:
-    return ".".join(dotted.split(".")[-2:])
+def _callee_as_written(call: f.Value) -> str:
+    """`optax.sgd` for a library's function, `make_opt` for the project's."""
+    if call.dotted in FRESH_OBJECTS:
+        return ".".join(call.dotted.split(".")[-2:])
+    return call.ref.last if call.ref is not None else "..."
 
 
 def _runs_again(function: str, model: Model) -> bool:
