@@ -259,8 +259,8 @@ class FactsBuilder:
         and its parameters' names as
         its literal; a dict display keeps its string keys as keywords.
 
-        A GETATTRS keeps its two names at any depth, and so does an item
-        (`PRESETS["small"]`: the container, shallow, and the key); arithmetic its operands
+        A GETATTRS keeps its two names at any depth; arithmetic, and an item
+        (`PRESETS["small"]`: the container and the key), their operands
         `_ARITHMETIC_DEPTH` levels further (a long `a + b + ...` stays shallow).
 
         A name a lambda or comprehension binds is a NAME whose ref is local to
@@ -275,10 +275,7 @@ class FactsBuilder:
         if known is None:
             known = self._value(node, scope, shadowed, depth)
             # Arithmetic keeps its operands a few levels further: they tell an array (`2 * np.ones(3)`).
-            kept = (
-                known.kind == f.GETATTRS or known.literal == f.ITEM
-                or known.literal == f.ARITHMETIC and depth > -_ARITHMETIC_DEPTH
-            )
+            kept = known.kind == f.GETATTRS or known.literal in (f.ARITHMETIC, f.ITEM) and depth > -_ARITHMETIC_DEPTH
             if depth <= 0 and not kept and (known.args or known.keywords or known.func):
                 known = replace(known, args=(), keywords=(), func=None)
             self._values[key] = known

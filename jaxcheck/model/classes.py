@@ -135,6 +135,12 @@ class Classes:
                 bases.append(traits)
             else:
                 return self._unjudged(qualname, f"its base `{base}` is unknown to jaxcheck")
+        if dataclass_ is None and bases and self.symbols.inherits(qualname, PYDANTIC_BASES):
+            # A subclass of a project pydantic model: its own options, or the nearest base's, decide.
+            frozen = self._pydantic_frozen(cls)
+            if frozen is None:
+                return self._unjudged(qualname, "its pydantic options are not literals")
+            dataclass_ = Dataclass(frozen=frozen, eq=True, unsafe_hash=False, maker="pydantic.BaseModel")
         has_state = self._has_state(cls) or any(base.has_state for base in bases)
         if singleton or any(base.hashing == SINGLETON for base in bases):
             return Traits(False, "", SINGLETON, "an Enum", None, True, has_state)
@@ -143,9 +149,19 @@ class Classes:
         return Traits(mutable, mutable_because, *hashing, has_state)
 
     def _pydantic_frozen(self, cls: f.ClassFacts) -> bool | None:
-        """Whether a pydantic model's own options freeze it (`model_config =
-        ConfigDict(frozen=True)`, or pydantic 1's `class Config: frozen = True`
-        or `allow_mutation = False`); None when they are not literals."""
+        """Whether a pydantic model's options freeze it, giving it a hash:
+        `model_config = ConfigDict(frozen=True)`, or pydantic 1's `class
+        Config: frozen = True` (`allow_mutation = False` alone leaves it
+        unhashable); from the nearest project class that sets them. None when
+        they are not literals."""
+        for qualname in self.symbols.mro(cls.qualname):
+            found = self._own_pydantic_frozen(self.symbols.classes[qualname])
+            if found != "unset":
+                return found
+        return False
+
+    def _own_pydantic_frozen(self, cls: f.ClassFacts) -> bool | None | str:
+        """`_pydantic_frozen` from the class's own body; "unset" when it does not set `frozen`."""
         for attribute in cls.attributes:
             if attribute.name == "model_config":
                 value = attribute.value
@@ -153,18 +169,18 @@ class Classes:
                     return None
                 given = dict(value.keywords)
                 frozen = given.get("frozen")
-                if frozen is not None and (frozen.kind != f.CONSTANT or not isinstance(frozen.literal, bool)):
+                if "**" in given or frozen is not None and (frozen.kind != f.CONSTANT or not isinstance(frozen.literal, bool)):
                     return None
-                return bool(frozen is not None and frozen.literal)
+                if frozen is not None:
+                    return frozen.literal  # pydantic merges a base's options: only `frozen` itself decides
         options = self.symbols.classes.get(f"{cls.qualname}.Config")
         for attribute in options.attributes if options is not None else ():
-            if attribute.name in ("frozen", "allow_mutation"):
+            if attribute.name == "frozen":
                 value = attribute.value
                 if value is None or value.kind != f.CONSTANT or not isinstance(value.literal, bool):
                     return None
-                if value.literal == (attribute.name == "frozen"):
-                    return True
-        return False
+                return value.literal
+        return "unset"
 
     def _unjudged(self, qualname: str, base: str) -> None:
         self._unknown_base[qualname] = base

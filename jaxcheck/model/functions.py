@@ -505,7 +505,7 @@ class Functions:
         # `__call__` and its kin are called by the language on users' behalf (`layer(x)`): public.
         return not any(part.startswith("_") and not (part.startswith("__") and part.endswith("__")) for part in inside)
 
-    def tested_again(self, function: str) -> str:
+    def how_tests_run_again(self, function: str) -> str:
         """How the project's tests run `function`, a public function of the
         library, again and again, for a message ("each of the 2 tests that
         call it"); "" when they do not. Only calls a test makes itself count,

@@ -168,7 +168,10 @@ FRESH_OBJECTS = {
     )
 }
 # Calls that split an object into parts of its own class: `dynamic, static = eqx.partition(model, ...)`.
+# Decorators that keep what a function returns, per argument.
+CACHING = frozenset({"functools.lru_cache", "functools.cache"})
 PARTITIONS = frozenset({"equinox.partition"})
+ARRAY_FILTERS = frozenset({"equinox.is_array"})  # the filter that leaves every array, and only arrays, in one half
 CONTAINER_TYPES = {
     "builtins.list": "list",
     "builtins.dict": "dict",

@@ -364,7 +364,9 @@ def _call_site_uses(
                 spec=target.spec, via=CALL_SITE, enclosing=enclosing, value=value, call=call.location, element=element,
             )
             if not static or all_static:
-                split = _split_classes(symbols, value, transform)
+                # Only transforms that split their arguments (equinox's, `nnx.jit`) key on the leaves.
+                splits = all_static or transform.keys_node_attributes
+                split = _split_classes(symbols, value, transform) if splits else []
                 if split:
                     for cls in split:
                         yield from _leaf_uses(symbols, state, cls, leaves, common)
@@ -391,7 +393,7 @@ def _call_site_uses(
             if not classes and value.kind == f.NAME and value.ref is not None and value.ref.function == enclosing:
                 # A parameter of the enclosing function: what its callers pass, one call up.
                 classes = tuple(dict.fromkeys(cls for given in callers.passed(value.ref) for cls in symbols.value_classes(given)))
-            partitioned = symbols.partition_half(value)
+            partitioned = symbols.is_partition_half(value)
             for cls in classes:
                 reads = state.parameter_reads(function, name, cls) if whole else Reads(opaque=True)
                 yield StaticUse(class_qualname=cls, reads=reads, partitioned=partitioned, **common)

@@ -17,12 +17,13 @@ from jaxcheck.model.calls import Calls
 from jaxcheck.model.jax_api import (
     ABSTRACT_BASES,
     ABSTRACT_DECORATORS,
+    ARRAY_FILTERS,
     CALL_REGISTRATIONS,
     CLASS_REGISTRATIONS,
     LIBRARIES,
     LIBRARY_UNHASHABLE,
-    PARTITIONS,
     LIBRARY_UNHASHABLE_RESULTS,
+    PARTITIONS,
     PYTREE_BASES,
     PYTREE_DECORATORS,
     REGISTER_DATACLASS,
@@ -279,6 +280,7 @@ class Symbols:
         parameter's annotation, `self`, or the constructor calls it is bound to."""
         known = self._instance_classes.get(ref)
         if known is None:
+            self._instance_classes[ref] = ()  # `model, static = eqx.partition(model, ...)` names itself
             known = self._instance_classes[ref] = self._instance_classes_of(ref)
         return known
 
@@ -300,19 +302,20 @@ class Symbols:
                 found.append(cls)
             elif binding.value.kind == f.CALL:
                 found.extend(self.returned_classes(self.lookup_function(binding.value.ref)))
-            elif binding.value.literal == f.ITEM and binding.value.args[0].dotted in PARTITIONS:
+            elif self.is_partition_half(binding.value):
                 # Each half of `eqx.partition(model, ...)` is a `model` with some leaves replaced by None.
                 whole = binding.value.args[0].args[:1]
                 found.extend(cls for value in whole for cls in self.value_classes(value))
         return tuple(dict.fromkeys(found))
 
-    def partition_half(self, value: f.Value) -> bool:
-        """A name bound only to a half of `eqx.partition(obj, ...)`: an `obj`
-        whose leaves the filter picks (arrays, for `eqx.is_array`) are None."""
-        bindings = self.bindings.get(value.ref, ()) if value.kind == f.NAME and value.ref is not None else ()
-        return bool(bindings) and all(
-            binding.value.literal == f.ITEM and binding.value.args[0].dotted in PARTITIONS for binding in bindings
-        )
+    def is_partition_half(self, value: f.Value) -> bool:
+        """A half of `eqx.partition(obj, eqx.is_array)`, or a name bound only to
+        one: an `obj` whose arrays (or, in the other half, all but its arrays)
+        are None. Another filter leaves some arrays in either half: not known."""
+        if value.kind == f.NAME and value.ref is not None:
+            bindings = self.bindings.get(value.ref, ())
+            return bool(bindings) and all(_partition_item(binding.value) for binding in bindings)
+        return _partition_item(value)
 
     def may_hold_instances(self, ref: Ref) -> bool:
         """Whether `instance_classes` can find a class for the name, told
@@ -371,22 +374,27 @@ class Symbols:
         if function is None or len(ref.attributes) != 1 or not function.is_instance_method or ref.name != function.self_name:
             return []
         found = []
-        for write in self._self_writes(function, ref.attributes[0]):
+        for write in self.self_writes(function.class_qualname, ref.attributes[0]):
             methods = self.bound_methods(write.value) if write.value is not None else []
             if not methods:
                 return []
             found.extend(methods)
         return found
 
-    def _self_writes(self, function: f.FunctionFacts, attribute: str) -> list[f.AttributeWrite]:
-        """The `self.<attribute> = ...` of the methods of `function`'s class and its project bases."""
-        lineage = set(self.mro(function.class_qualname))
+    def self_writes(self, class_qualname: str, attribute: str) -> list[f.AttributeWrite]:
+        """The `self.<attribute> = ...` of the methods of the class and its project bases."""
+        lineage = set(self.mro(class_qualname))
         return [
             write for write, _ in self.writes_of(attribute)
             if write.target.is_local and not write.target.attributes
             and (writer := self.functions.get(write.target.function)) is not None
             and writer.is_instance_method and write.target.name == writer.self_name and writer.class_qualname in lineage
         ]
+
+    @cached_property
+    def _item_written(self) -> set[Ref]:
+        """The globals some `name[key] = ...` changes in place."""
+        return {self.canonical(write.target) for write, _ in self.item_writes if not write.target.is_local}
 
     @cached_property
     def _definers(self) -> dict[str, list[str]]:
@@ -396,6 +404,10 @@ class Symbols:
             for method in cls.methods:
                 found[method.rpartition(".")[2]].append(cls.qualname)
         return found
+
+    def classes_defining(self, name: str) -> list[str]:
+        """The project classes whose own body defines a method `name`."""
+        return self._definers.get(name, [])
 
     def _named_family(self, owner: Ref, name: str) -> tuple[str, ...]:
         """The class an untyped parameter or `self.<attribute>` holds, told by
@@ -414,7 +426,7 @@ class Symbols:
                 return ()
             holder = owner.attributes[0]
             # Only an object handed in: every `self.<holder> = ...` of the class stores an untyped parameter.
-            writes = self._self_writes(function, holder)
+            writes = self.self_writes(function.class_qualname, holder)
             if not writes or not all(
                 write.value is not None and write.value.kind == f.NAME and self._untyped_parameter(write.value.ref) for write in writes
             ):
@@ -427,7 +439,7 @@ class Symbols:
         roots = {cls for cls in defining if not any(base in defining for base in self.mro(cls)[1:])}
         if len(roots) > 1:  # the family the holder's own module defines, if one
             roots = {cls for cls in roots if self.path_of[cls] == self.path_of[function.qualname]}
-        if len(roots) != 1 or name.startswith("__"):
+        if len(roots) != 1 or name.startswith("__") or name in _LIBRARY_METHODS:
             return ()
         (root,) = roots
         kind = _snake(root.rpartition(".")[2])
@@ -464,10 +476,11 @@ class Symbols:
         if value.kind == f.OTHER and value.literal == f.ITEM and follow_names:
             # `PRESETS["small"]`: the item a dict display bound once to the name holds.
             container, key = value.args
-            shown = container
-            if container.kind == f.NAME and container.ref is not None and not container.ref.attributes:
-                bindings = self.bindings.get(self.canonical(container.ref), ())
-                shown = bindings[0].value if len(bindings) == 1 else container
+            ref = self.canonical(container.ref) if container.kind == f.NAME and container.ref is not None else None
+            if ref is None or ref.is_local or ref.attributes or ref in self._item_written:
+                return ""  # a module's registry, never changed item by item
+            bindings = self.bindings.get(ref, ())
+            shown = bindings[0].value if len(bindings) == 1 else container
             item = shown.keyword(key.literal) if shown.kind == f.DICT else None
             return self.unhashable_kind(item, False, returns) if item is not None else ""
         if value.kind == f.OTHER and value.literal == f.ARITHMETIC:
@@ -485,7 +498,7 @@ class Symbols:
             if is_array_constructor(value.dotted):
                 return "array"
             function = self.lookup_function(value.ref) if returns else None
-            if function is not None and function.returns:
+            if function is not None and function.returns and not function.decorators:  # a decorator may convert
                 kinds = {self.unhashable_kind(returned, True, returns - 1) for returned in function.returns}
                 return kinds.pop() if len(kinds) == 1 else ""
             return self._library_result(value.ref) if value.ref is not None and value.ref.parent is not None else ""
@@ -520,6 +533,21 @@ class Symbols:
     def _is_parameter(self, ref: Ref) -> bool:
         function = self.functions.get(ref.function) if ref.is_local and not ref.attributes else None
         return function is not None and any(parameter.name == ref.name for parameter in function.parameters)
+
+
+def _partition_item(value: f.Value) -> bool:
+    """`eqx.partition(obj, eqx.is_array)[i]`, as a tuple-unpacking assignment gives it."""
+    if value.kind != f.OTHER or value.literal != f.ITEM or not value.args:
+        return False
+    call = value.args[0]
+    return call.dotted in PARTITIONS and len(call.args) > 1 and call.args[1].dotted in ARRAY_FILTERS
+
+
+# Methods the objects of JAX libraries offer (optax, flax, haiku, gym, equinox): an untyped holder of one of
+# these may be a library's object, whatever the project also defines.
+_LIBRARY_METHODS = frozenset(
+    {"init", "update", "apply", "step", "reset", "sample", "forward", "predict", "run", "call", "bind", "render"}
+)
 
 
 def _snake(name: str) -> str:

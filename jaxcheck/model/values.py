@@ -13,6 +13,7 @@ from jaxcheck import facts as f
 from jaxcheck.model.classes import IDENTITY, SINGLETON, UNHASHABLE, VALUE, Classes, Field
 from jaxcheck.model.jax_api import (
     ARRAY_TYPES,
+    CACHING,
     CONTAINER_TYPES,
     EQUINOX_MODULES,
     FIELD_SPECIFIERS,
@@ -98,15 +99,15 @@ class Values:
             returned = self._returned(field.value)
             if returned:
                 return returned, True
-            factory = field.value.keyword("default_factory") if field.value.dotted in FIELD_SPECIFIERS else None
-            if factory is not None and factory.dotted in CONTAINER_TYPES:
-                # `field(default_factory=dict)`: a new dict in every object built without one.
-                sites, given = self.constructions(cls), self.construction_arguments(cls, field)
-                if len(given) < len(sites) or not sites:
-                    kind = CONTAINER_TYPES[factory.dotted]
-                    return f"a {kind} (`default_factory={_short(factory.dotted)}`), which is mutable", True
         # What the constructor is given, unless construction assigns the field again (`__post_init__` converting it).
         converted = any(other.name == field.name and other.per_instance for other in self.classes.fields(cls))
+        factory = field.value.keyword("default_factory") if field.value is not None and field.value.dotted in FIELD_SPECIFIERS else None
+        if factory is not None and factory.dotted in CONTAINER_TYPES and not converted:
+            # `field(default_factory=dict)`: a new dict in every object built without one.
+            sites, given = self.constructions(cls), self.construction_arguments(cls, field)
+            if len(given) < len(sites) or not sites:
+                kind = CONTAINER_TYPES[factory.dotted]
+                return f"a {kind} (`default_factory={_short(factory.dotted)}`), which is mutable", True
         for path, given in self.construction_arguments(cls, field) if hashed and not converted else ():
             kind = self.symbols.unhashable_kind(given)
             if kind:
@@ -192,15 +193,15 @@ class Values:
                 return f"the bound method `{base.dotted}.{ref.last}`"
         return None
 
-    def fresh_structure(self, call: f.Value) -> str | None:
+    def fresh_class_name(self, call: f.Value) -> str | None:
         """`make_opt(lr)`, a project factory every `return` of which builds a
         value-compared object (a NamedTuple, a frozen dataclass) holding a
         function the factory makes on each call (a nested `def`, a lambda): the
         class's name for a message, as each call gives an object unequal to the
         last; None otherwise."""
         factory = self.symbols.lookup_function(call.ref) if call.kind == f.CALL else None
-        if factory is None or not factory.returns:
-            return None
+        if factory is None or not factory.returns or any((d.func or d).dotted in CACHING for d in factory.decorators):
+            return None  # `@functools.lru_cache`: the same object for the same arguments
         built = set()
         for returned in factory.returns:
             cls = self.symbols.constructed_class(returned)
@@ -483,10 +484,15 @@ class Values:
                     continue
                 known = symbols.instance_classes(receiver)
                 if any(cls in symbols.mro(other) or other in symbols.mro(cls) for other in known) or (
-                    not known and self._names_class(path, cls)
+                    not known and self._names_class(path, cls) and self._only_lineage_defines(cls, method)
                 ):
                     found.append((path, value))
         return found
+
+    def _only_lineage_defines(self, cls: str, method: str) -> bool:
+        """No project class outside `cls`'s bases and subclasses defines a method of that name."""
+        lineage = {*self.symbols.mro(cls), *self.symbols.all_subclasses(cls)}
+        return set(self.symbols.classes_defining(method.rpartition(".")[2])) <= lineage
 
     def _names_class(self, path: str, cls: str) -> bool:
         """The file defines `cls`, or imports it or its module."""

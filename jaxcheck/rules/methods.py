@@ -878,8 +878,18 @@ def _passed_shapes(model: Model, made: Made, cls: str) -> set[Chain]:
     (`"k" in self.opt`, `len(self.opt)`) and that every call of it hands over as
     (part of) an argument: their structure is part of the arguments' pytree, so
     a change of keys traces again, and a change of values is not read."""
-    shapes = {read.attributes for read in made.shape_reads if model.functions.is_self(read.base)}
+    shapes = {
+        read.attributes for read in made.shape_reads
+        if model.functions.is_self(read.base) and len(read.attributes) == 1 and _holds_a_dict(model, cls, read.attributes[0])
+    }
     return shapes & model.functions.handed_to_calls(made, cls) if shapes else set()
+
+
+def _holds_a_dict(model: Model, cls: str, attribute: str) -> bool:
+    """`self.<attribute>` is given a dict, and never a list or set: `k in` a list
+    compares its values, which are read, not only its structure."""
+    kinds = {model.symbols.unhashable_kind(write.value) for write in model.symbols.self_writes(cls, attribute) if write.value}
+    return "dict" in kinds and not kinds & {"list", "set"}
 
 
 def _wrapped(made: Made, target: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from jaxcheck import facts as f
 from jaxcheck.facts import Ref
 from jaxcheck.findings import place_named
-from jaxcheck.model.jax_api import FRESH_OBJECTS, PARTIAL, TRACING_NAMES
+from jaxcheck.model.jax_api import CACHING, FRESH_OBJECTS, PARTIAL, TRACING_NAMES
 from jaxcheck.model.functions import BUILDING, CALLED, DROPPED, KEPT, PASSED, REUSED, THROWAWAY, Made, sets_up
 from jaxcheck.model.project import Model
 from jaxcheck.rules.base import Rule
@@ -313,7 +313,7 @@ class JitRecreatedPerCall(Rule):
                 # call only: a run of its own that steps a loop with the jit, or a jit kept on an object, is made
                 # once per case, on that case's own inputs or object.
                 tested = (
-                    model.functions.tested_again(made.function)
+                    model.functions.how_tests_run_again(made.function)
                     if made.function and (made.fate in THROWAWAY or made.fate == PASSED)
                     and not (in_loop or runs_again or sets_up(name) or name in BUILDING)
                     else ""
@@ -418,10 +418,6 @@ def _replaced_on_self(made: Made, model: Model) -> bool:
     return not any((write.attribute,) == chain[:1] for write in writes for chain in reads)
 
 
-# Decorators that keep what a function returns, per argument.
-_CACHING = frozenset({"functools.lru_cache", "functools.cache"})
-
-
 def _returned_for_one_run(made: Made, model: Model) -> tuple[str, str, int] | None:
     """A private factory (`_wrap(func)`) that makes a jit and returns it, or a
     nested function over it, to callers that each use the result for that
@@ -435,7 +431,7 @@ def _returned_for_one_run(made: Made, model: Model) -> tuple[str, str, int] | No
     factory = symbols.functions.get(made.function)
     if factory is None or factory.class_qualname or functions.public_api(made.function) or sets_up(factory.name):
         return None
-    if any((decorator.func or decorator).dotted in _CACHING for decorator in factory.decorators):
+    if any((decorator.func or decorator).dotted in CACHING for decorator in factory.decorators):
         return None  # `@functools.lru_cache`: one jit per argument, kept
     if functions.is_test(made.function) or functions.runs_only_while_tracing(made.function):
         return None
@@ -924,7 +920,6 @@ class StaticArgumentVaries(Rule):
                 seen.add((site.path, argument.location))
                 yield self.finding(site.path, argument.location, *_varies_message(site, parameter, value, model))
 
-
     def _fresh_objects(self, site, model: Model, seen: set):
         """A static argument built by a call that makes a new, unequal object
         each time (`opt=optax.sgd(lr)`, a project factory returning a NamedTuple
@@ -937,7 +932,7 @@ class StaticArgumentVaries(Rule):
             return
         repeated = set(model.symbols.modules[site.path].repeated)
         for parameter, argument in site.static_arguments():
-            kind = FRESH_OBJECTS.get(argument.dotted) or model.values.fresh_structure(argument) if argument.kind == f.CALL else None
+            kind = (FRESH_OBJECTS.get(argument.dotted) or model.values.fresh_class_name(argument)) if argument.kind == f.CALL else None
             if kind is None or (site.path, argument.location) in seen:
                 continue
             if argument.location in repeated:

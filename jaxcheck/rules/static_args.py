@@ -714,10 +714,10 @@ class UnhashableStatic(ClassRule):
       parameter, `Cls(...)` or a name bound to one at a call, or static `self`)
       and that is unhashable: a `@dataclass` (or `@chex.dataclass`, attrs
       `@define`) with the default `eq=True` and neither `frozen=True` nor
-      `unsafe_hash=True`, or a pydantic model
-      without `frozen=True` in its `model_config` (pydantic 1: `class
-      Config: frozen = True`), reported on the `class` line; a class
-      defining `__eq__` without `__hash__` (on `def __eq__`); one setting
+      `unsafe_hash=True`, or a pydantic model without `frozen=True` in its
+      `model_config` (or an inner `class Config: frozen = True`; a base's
+      options count), reported on the `class` line; a class defining
+      `__eq__` without `__hash__` (on `def __eq__`); one setting
       `__hash__ = None` (on that line); or a subclass of `list`, `dict`,
       `set` or `bytearray` (on the `class` line).
 

@@ -1,6 +1,7 @@
 # pydantic models at a static position: one without `frozen=True` has no `__hash__` and jax.jit raises (checked
-# with pydantic 2 on jax 0.10.2 and 0.12.0.1); frozen ones (pydantic 2's `model_config`, pydantic 1's inner
-# `Config`) hash by value; options jaxcheck cannot read are not guessed.
+# with pydantic 2 on jax 0.10.2 and 0.12.0.1; `allow_mutation = False` alone leaves a model unhashable); frozen
+# ones (`model_config`, an inner `Config`, a base's options, which pydantic merges) hash by value; options
+# jaxcheck cannot read are not guessed.
 from functools import partial
 
 import jax
@@ -25,7 +26,23 @@ class FrozenV1(pydantic.BaseModel):
     scale: float = 2.0
 
     class Config:
+        frozen = True
+
+
+class ImmutableButUnhashable(pydantic.BaseModel):  # expect: JAX106
+    scale: float = 2.0
+
+    class Config:
         allow_mutation = False
+
+
+class FrozenByBase(Frozen):
+    model_config = pydantic.ConfigDict(extra="forbid")
+
+
+class FrozenBySplat(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(**SPLAT)
+    scale: float = 2.0
 
 
 class FrozenByKeyword(pydantic.BaseModel, frozen=True):
@@ -38,6 +55,7 @@ class Unknown(pydantic.BaseModel):
 
 
 SHARED_CONFIG = pydantic.ConfigDict(frozen=True)
+SPLAT = dict(frozen=True)
 
 
 @partial(jax.jit, static_argnames=("opts",))
@@ -48,6 +66,9 @@ def step(x, opts):
 def main():
     for opts in (Mutable(), MutableByConfig(), Frozen(), FrozenV1(), FrozenByKeyword(), Unknown()):
         print(step(1.0, opts=opts))
+    step(1.0, opts=ImmutableButUnhashable())
+    step(1.0, opts=FrozenByBase())
+    step(1.0, opts=FrozenBySplat())
     step(1.0, opts=Mutable())
     step(1.0, opts=MutableByConfig())
     step(1.0, opts=Frozen())
