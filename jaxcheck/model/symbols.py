@@ -473,7 +473,7 @@ class Symbols:
             return next((kind for arg in value.args if (kind := self.unhashable_kind(arg, follow_names, returns))), "")
         if value.kind in _DISPLAYS:
             return _DISPLAYS[value.kind]
-        if value.kind == f.OTHER and value.literal == f.ITEM and follow_names:
+        if value.kind == f.OTHER and value.literal == f.ITEM and follow_names and len(value.args) == 2:
             # `PRESETS["small"]`: the item a dict display bound once to the name holds.
             container, key = value.args
             ref = self.canonical(container.ref) if container.kind == f.NAME and container.ref is not None else None
