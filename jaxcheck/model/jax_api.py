@@ -148,6 +148,16 @@ LIBRARY_UNHASHABLE = {
     "omegaconf.OmegaConf.structured": "DictConfig",
     "omegaconf.OmegaConf.from_cli": "DictConfig",
     "omegaconf.OmegaConf.from_dotlist": "DictConfig",
+    # A configuration read from a file is a dict (or a list): never a key (PyYAML 6 checked on jax 0.10.2).
+    "json.load": "dict",
+    "json.loads": "dict",
+    "yaml.safe_load": "dict",
+    "yaml.load": "dict",
+    "yaml.full_load": "dict",
+    "tomllib.load": "dict",
+    "tomllib.loads": "dict",
+    "toml.load": "dict",
+    "toml.loads": "dict",
     # fiddle 0.3.1: a buildable defines `__eq__` and no `__hash__`.
     "fiddle.Config": "fiddle Config",
     "fiddle.Partial": "fiddle Config",

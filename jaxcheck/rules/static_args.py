@@ -706,7 +706,8 @@ class UnhashableStatic(ClassRule):
       `types.SimpleNamespace`, what `parser.parse_args()` returns (`args`),
       an `ml_collections.ConfigDict` (not a `FrozenConfigDict`, which hashes
       by value), an OmegaConf config (`OmegaConf.create`, `load`, `merge`,
-      `structured`), a `fiddle.Config` or `fiddle.Partial`. A call of a
+      `structured`), a `fiddle.Config` or `fiddle.Partial`, a configuration
+      read by `json.load(s)`, `yaml.safe_load` or `tomllib.load(s)`. A call of a
       project function counts as what each of its `return`s gives
       (`config = get_config()`), and `PRESETS["small"]` as the item a dict
       display bound once to a module name holds. Reported on the argument.
