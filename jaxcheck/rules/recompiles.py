@@ -767,9 +767,9 @@ class StaticArgumentVaries(Rule):
     again and again (in a loop of the project, or offered to a library's users,
     `fit()`): each call brings a new number.
 
-    Also flagged: a static argument built by a call that makes a new, unequal
-    object each time, in a loop or in code that runs again and again: an optax
-    transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a NamedTuple
+    Also flagged: a static argument made anew and unequal to the last each
+    time, in a loop or in code that runs again and again: a lambda or a
+    `functools.partial` (compared by identity), an optax transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a NamedTuple
     of closures made per call, or a project factory every `return` of which
     builds a NamedTuple or frozen dataclass holding a function it makes
     (`make_optimizer(lr)` returning `Optimizer(update)` with `update` nested).
@@ -921,21 +921,20 @@ class StaticArgumentVaries(Rule):
                 yield self.finding(site.path, argument.location, *_varies_message(site, parameter, value, model))
 
     def _fresh_objects(self, site, model: Model, seen: set):
-        """A static argument built by a call that makes a new, unequal object
-        each time (`opt=optax.sgd(lr)`, a project factory returning a NamedTuple
-        of functions it makes), in a loop or in code that runs again and again:
-        one compilation per call."""
+        """A static argument made anew each time and unequal to the last: a
+        lambda or `functools.partial` (compared by identity), or what a call
+        builds from functions it makes (`opt=optax.sgd(lr)`, a project factory
+        returning a NamedTuple of closures), in a loop or in code that runs
+        again and again: one compilation per call."""
         functions = model.functions
-        if site.target.spec.transform.all_static:
-            return  # equinox flattens a NamedTuple into its leaves
         if site.enclosing and (functions.is_test(site.enclosing) or functions.runs_only_while_tracing(site.enclosing)):
             return
         repeated = set(model.symbols.modules[site.path].repeated)
         for parameter, argument in site.static_arguments():
-            kind = (FRESH_OBJECTS.get(argument.dotted) or model.values.fresh_class_name(argument)) if argument.kind == f.CALL else None
-            if kind is None or (site.path, argument.location) in seen:
+            made = _fresh_object(argument, model, site.target.spec.transform.all_static)
+            if made is None or (site.path, argument.location) in seen:
                 continue
-            if argument.location in repeated:
+            if site.call.location in repeated or argument.location in repeated:
                 when = "on every turn of the loop it is in"
             elif _runs_again(site.enclosing, model):
                 when = f"on every call of `{model.symbols.short_name(site.enclosing)}`, which runs again and again"
@@ -943,14 +942,32 @@ class StaticArgumentVaries(Rule):
                 continue
             seen.add((site.path, argument.location))
             function = model.symbols.short_name(site.target.function.qualname)
+            what, why = made
             yield self.finding(
                 site.path,
                 argument.location,
-                f"static argument `{parameter}` of `{function}` is a new {kind} from `{_callee_as_written(argument)}"
-                f"(...)` {when}: its functions are new closures, so it never equals the key of an earlier "
-                f"compilation, and `{site.target.spec.transform.name}` compiles `{function}` again every time",
-                "Build it once (before the loop, in `__init__`, or at module level) and pass that same object",
+                f"static argument `{parameter}` of `{function}` is {what} {when}: {why}, so it never equals the key "
+                f"of an earlier compilation, and `{site.target.spec.transform.name}` compiles `{function}` again "
+                "every time",
+                "Make it once (before the loop, in `__init__`, or at module level) and pass that same object",
             )
+
+
+def _fresh_object(argument: f.Value, model: Model, all_static: bool) -> tuple[str, str] | None:
+    """(what the argument is, why it is unequal to the last one), for a message,
+    when each evaluation makes a new object that is never equal to the last."""
+    if argument.kind == f.LAMBDA:
+        return "a new lambda", "a function compares by identity"
+    if argument.kind != f.CALL:
+        return None
+    if argument.dotted == PARTIAL:
+        return "a new `functools.partial`", "a partial compares by identity"
+    if all_static:
+        return None  # equinox flattens a NamedTuple into its leaves
+    kind = FRESH_OBJECTS.get(argument.dotted) or model.values.fresh_class_name(argument)
+    if kind is None:
+        return None
+    return f"a new {kind} from `{_callee_as_written(argument)}(...)`", "its functions are new closures"
 
 
 def _callee_as_written(call: f.Value) -> str:
