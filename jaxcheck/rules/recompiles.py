@@ -769,8 +769,9 @@ class StaticArgumentVaries(Rule):
 
     Also flagged: a static argument made anew and unequal to the last each
     time, in a loop or in code that runs again and again: a lambda or a
-    `functools.partial` (compared by identity), an optax transformation (`opt=optax.adam(lr)`, `optax.chain(...)`), a NamedTuple
-    of closures made per call, or a project factory every `return` of which
+    `functools.partial` (compared by identity), an optax transformation
+    (`opt=optax.adam(lr)`, `optax.chain(...)`, a NamedTuple of closures made
+    per call), or what a project factory returns when every `return` of it
     builds a NamedTuple or frozen dataclass holding a function it makes
     (`make_optimizer(lr)` returning `Optimizer(update)` with `update` nested).
 
