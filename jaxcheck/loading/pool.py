@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, TypeVar
@@ -29,6 +30,10 @@ _BATCH = 8  # items per task: fewer round trips, still an even share at the end
 # A worker that finishes no batch for this long is taken for dead (stopped, or
 # stuck in the kernel): its batches are read here instead.
 STALLED_AFTER = 120.0
+# How often a run waiting on its workers looks whether `stop` was called: a
+# batch running in a killed worker may never report, so waiting on it alone
+# could outlast the stop.
+_LOOK_EVERY = 0.5
 _FILES_PER_WORKER = 6  # descriptors a worker costs this process (pipes, its sentinel), with a margin
 
 
@@ -65,13 +70,17 @@ class Pool:
             self._stop()
             futures = {}
         pending = set(futures)
+        stalled_at = time.monotonic() + STALLED_AFTER
         while pending:
-            done, pending = wait(pending, timeout=STALLED_AFTER, return_when=FIRST_COMPLETED)
+            done, pending = wait(pending, timeout=_LOOK_EVERY, return_when=FIRST_COMPLETED)
             if self.stopped:
                 raise Stopped
+            if not done and time.monotonic() < stalled_at:
+                continue
             if not done:  # no batch finished for a long time: the workers are not working
                 self._stop()
                 break
+            stalled_at = time.monotonic() + STALLED_AFTER
             for future in done:
                 found = _result(future)
                 if found is not None:
