@@ -514,8 +514,8 @@ class Values:
                 function, calls = self.symbols.functions[method], []
                 for path, _, call in self.symbols.calls.where(last=(function.name,)):
                     receiver = call.ref.parent if call.ref is not None else None
-                    name = _argument(call, function.positional, name_parameter)
-                    value = _argument(call, function.positional, value_parameter)
+                    name = _argument(call, function.positional, name_parameter, implicit=1)
+                    value = _argument(call, function.positional, value_parameter, implicit=1)
                     if receiver is None or name is None or value is None or name.kind != f.CONSTANT:
                         continue
                     if isinstance(name.literal, str):
@@ -674,10 +674,7 @@ class Values:
         if function is None or function.class_qualname:
             return None
         for parameter, table in self._dispatch_table(function.qualname).items():
-            given = call.keyword(parameter)
-            if given is None and parameter in function.positional:
-                index = function.positional.index(parameter)
-                given = call.args[index] if index < len(call.args) else None
+            given = _argument(call, function.positional, parameter)
             if given is not None and given.kind == f.CONSTANT and isinstance(given.literal, str):
                 chosen = table.get(given.literal, set())
                 if len(chosen) == 1:
@@ -756,27 +753,19 @@ class Values:
 
     def construction_sites(self, cls: str, field: Field) -> list[tuple[str, f.Value, f.Value]]:
         """What the analysed calls of the class pass for a field, as (path, call, argument)."""
-        name, position = field.name, None
         init = self.symbols.find_method(cls, "__init__")
         if init is not None:
             parameter = self.init_parameter(field.value) if field.value is not None else None
             if parameter is None:
                 return []
-            name = parameter.name
-            positional = init.positional
-            position = positional.index(name) - 1 if name in positional else None
+            name, positional, implicit = parameter.name, init.positional, 1
         elif field.declared:
-            order = self.init_fields(cls)
-            position = order.index(name) if name in order else None
+            name, positional, implicit = field.name, self.init_fields(cls), 0
         else:
             return []
         found = []
         for path, call in self.constructions(cls):
-            given = call.keyword(name)
-            if given is None and position is not None and position < len(call.args) and all(
-                arg.literal != "*" for arg in call.args[: position + 1]
-            ):
-                given = call.args[position]
+            given = _argument(call, positional, name, implicit)
             if given is not None:
                 found.append((path, call, given))
         return found
@@ -822,13 +811,15 @@ def _annotation_holds(annotation: tuple[f.Ref, ...]) -> Held | None:
     return None
 
 
-def _argument(call: f.Value, positional: list[str], parameter: str) -> f.Value | None:
-    """What a call of a method passes for `parameter` (`positional` starts with `self`)."""
+def _argument(call: f.Value, positional: list[str], parameter: str, implicit: int = 0) -> f.Value | None:
+    """What a call passes for `parameter`, by keyword or by its place among
+    `positional`, the first `implicit` of which the call does not write
+    (`self` of a method); None when a `*args` before it hides which."""
     given = call.keyword(parameter)
-    if given is not None:
+    if given is not None or parameter not in positional:
         return given
-    position = positional.index(parameter) - 1
-    if position < len(call.args) and all(arg.literal != "*" for arg in call.args[: position + 1]):
+    position = positional.index(parameter) - implicit
+    if 0 <= position < len(call.args) and all(arg.literal != "*" for arg in call.args[: position + 1]):
         return call.args[position]
     return None
 

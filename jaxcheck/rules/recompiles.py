@@ -715,14 +715,7 @@ def _method_of_an_attribute(made: Made, model: Model) -> bool:
     function = model.symbols.functions.get(made.function)
     if len(ref.attributes) != 2 or function is None or not function.is_instance_method or ref.name != function.self_name:
         return False
-    values = [
-        write.value
-        for cls in model.symbols.mro(function.class_qualname)
-        for method in model.symbols.methods(cls)
-        if method.is_instance_method
-        for write, _ in model.symbols.writes.get(Ref(method.self_name, method.qualname), ())
-        if write.attribute == ref.attributes[0]
-    ]
+    values = [write.value for write in model.symbols.self_writes(function.class_qualname, ref.attributes[0])]
     return bool(values) and all(
         value is not None and value.kind == f.CALL and value.dotted != PARTIAL
         and value.dotted.rpartition(".")[2] not in TRACING_NAMES
