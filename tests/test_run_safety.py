@@ -178,3 +178,21 @@ def test_a_rule_that_fails_is_reported_in_a_file_checked_and_exits_2(tmp_path, m
     assert completed.returncode == 2, completed.stdout + completed.stderr
     assert "pkg/z_checked.py:1:1: JAX000 jaxcheck failed while judging the project (RuntimeError: a bug of ours" in completed.stdout
     assert "JAX106" in completed.stdout  # the other rules were run
+
+
+def test_a_stopped_pool_reads_no_more_in_this_process():
+    # A language server that exits between two runs of its workers must not go
+    # on reading the rest of a project here (the pool has one worker left then).
+    from jaxcheck.loading.pool import Pool, Stopped
+
+    pool = Pool(2)
+    read = []
+    pool.stop()
+    with pytest.raises(Stopped):
+        pool.map(read.append, list(range(100)))
+    assert read == []
+    reading = Pool(1)
+    stop_after_three = lambda item: (read.append(item), len(read) == 3 and reading.stop())  # noqa: E731
+    with pytest.raises(Stopped):
+        reading.map(stop_after_three, list(range(100)))
+    assert read == [0, 1, 2]

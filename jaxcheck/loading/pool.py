@@ -58,10 +58,10 @@ class Pool:
         the workers when there are enough items; a batch a worker could not
         finish (it died, or stalled) is read here."""
         if self.workers == 1 or len(items) < FEWEST_SHARED:
-            return [_told(function(item), told) for item in items]
+            return self._read_here(function, items, told)
         executor = self._started()
         if executor is None:
-            return [_told(function(item), told) for item in items]
+            return self._read_here(function, items, told)
         batches = [items[start : start + _BATCH] for start in range(0, len(items), _BATCH)]
         outcomes: list[list[Outcome] | None] = [None] * len(batches)
         try:
@@ -89,8 +89,19 @@ class Pool:
                         told()
         for index, found in enumerate(outcomes):
             if found is None:  # lost with a worker: read here
-                outcomes[index] = [_told(function(item), told) for item in batches[index]]
+                outcomes[index] = self._read_here(function, batches[index], told)
         return [outcome for found in outcomes for outcome in found]
+
+    def _read_here(self, function: Callable[[Item], Outcome], items: list[Item], told: Callable[[], None]) -> list[Outcome]:
+        """`function` of each item, in this process. A stopped pool reads no
+        more: a stop that lands between two runs of its workers, or after they
+        were ended, would otherwise leave this process reading a whole project."""
+        outcomes = []
+        for item in items:
+            if self.stopped:
+                raise Stopped
+            outcomes.append(_told(function(item), told))
+        return outcomes
 
     def close(self) -> None:
         """End the workers once they are idle: the run is over."""
