@@ -151,22 +151,29 @@ class State:
         by_class: dict[str, list[Change]] = defaultdict(list)
         for target, writes in self.symbols.writes.items():
             base, chain = self._split(target)
-            for cls in self.symbols.instance_classes(base) if base is not None else ():
+            for cls in self._classes_of(base):
                 for write, path in writes:
                     change = _change(path, write.location, write.function, base, (*chain, write.attribute), False, " = ...")
                     by_class[cls].append(change)
         for write, path in self.symbols.item_writes:
             base, chain = self._split(write.target)
             if base is not None and chain:
-                for cls in self.symbols.instance_classes(base):
+                for cls in self._classes_of(base):
                     by_class[cls].append(_change(path, write.location, write.function, base, chain, False, "[...] = ..."))
         for path, function, call in self.symbols.calls.where(last=MUTATORS):
             base, chain = self._split(call.ref)  # `order.reverse()` after `order = env.agents`
             if base is not None and len(chain) > 1:
-                for cls in self.symbols.instance_classes(base):
+                for cls in self._classes_of(base):
                     change = _change(path, call.location, function, base, chain[:-1], False, f".{chain[-1]}(...)")
                     by_class[cls].append(change)
         return by_class
+
+    def _classes_of(self, base: Ref | None) -> tuple[str, ...]:
+        """The project classes a changed object may be: known from the code, or
+        an untyped parameter named after the class whose methods are called on it."""
+        if base is None:
+            return ()
+        return self.symbols.instance_classes(base) or self.symbols.handed_in_classes(base)
 
     def _split(self, ref: Ref, depth: int = 3) -> tuple[Ref | None, Chain]:
         """The named object and the attributes after it: (`cfg`, ("scale",)) for

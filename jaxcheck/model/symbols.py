@@ -409,6 +409,16 @@ class Symbols:
         """The project classes whose own body defines a method `name`."""
         return self._definers.get(name, [])
 
+    def handed_in_classes(self, ref: Ref) -> tuple[str, ...]:
+        """The project class an untyped parameter holds, told by its name and
+        the methods its function calls on it (`model.lr(t)` in `def decay(model, t)`),
+        as `_named_family` tells it."""
+        function = self.functions.get(ref.function) if ref.is_local and not ref.attributes else None
+        use = function.parameter_use(ref.name) if function is not None else None
+        if use is None:
+            return ()
+        return tuple(sorted({cls for chain in use.reads for cls in self._named_family(ref, chain[0])}))
+
     def _named_family(self, owner: Ref, name: str) -> tuple[str, ...]:
         """The class an untyped parameter or `self.<attribute>` holds, told by
         its name and the method read off it: `model.training_cost` or

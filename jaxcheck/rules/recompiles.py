@@ -925,10 +925,14 @@ class StaticArgumentVaries(Rule):
             return
         repeated = set(model.symbols.modules[site.path].repeated)
         for parameter, argument in site.static_arguments():
-            made = _fresh_object(argument, model, site.target.spec.transform.all_static)
+            built = _built_here(argument, model)
+            made = _fresh_object(built, model, site.target.spec.transform.all_static)
             if made is None or (site.path, argument.location) in seen:
                 continue
-            if site.call.location in repeated or argument.location in repeated:
+            in_loop = site.call.location in repeated or argument.location in repeated
+            if built is not argument and in_loop and built.location not in repeated:
+                continue  # made once, before the loop that passes it: one compilation per run of that loop
+            if in_loop:
                 when = "on every turn of the loop it is in"
             elif _runs_again(site.enclosing, model):
                 when = f"on every call of `{model.symbols.short_name(site.enclosing)}`, which runs again and again"
@@ -945,6 +949,16 @@ class StaticArgumentVaries(Rule):
                 "every time",
                 "Make it once (before the loop, in `__init__`, or at module level) and pass that same object",
             )
+
+
+def _built_here(argument: f.Value, model: Model) -> f.Value:
+    """The value a local name holds when one statement of its function binds it
+    (`tx = make_tx(lr)` before `step(g, tx)`), else the argument itself."""
+    ref = argument.ref
+    if argument.kind != f.NAME or ref is None or not ref.is_local or ref.attributes:
+        return argument
+    bindings = model.symbols.bindings.get(ref, ())
+    return bindings[0].value if len(bindings) == 1 else argument
 
 
 def _fresh_object(argument: f.Value, model: Model, all_static: bool) -> tuple[str, str] | None:
