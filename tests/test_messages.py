@@ -110,3 +110,12 @@ def test_a_global_changed_after_the_call_relates_the_call_that_traced_it():
     assert (finding.code, finding.line) == ("JAX204", 12)
     assert finding.related == (Related("demo.py", 11, 1, "`scaled` is called (traced) here"),)
     assert finding.fix == "Pass `SCALE` (or what is read of it) as an argument of the jitted function"
+
+
+def test_every_unhashable_kind_the_model_knows_has_a_fix():
+    # A library object added to the model's table without advice would crash JAX106 (KeyError) on first use.
+    from jaxcheck.model.jax_api import CONTAINER_TYPES, LIBRARY_UNHASHABLE, LIBRARY_UNHASHABLE_RESULTS
+    from jaxcheck.rules.static_args import _INSTEAD
+
+    kinds = {*LIBRARY_UNHASHABLE.values(), *LIBRARY_UNHASHABLE_RESULTS.values(), *CONTAINER_TYPES.values(), "array"}
+    assert kinds - set(_INSTEAD) == set()

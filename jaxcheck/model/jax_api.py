@@ -161,6 +161,20 @@ LIBRARY_UNHASHABLE = {
     # fiddle 0.3.1: a buildable defines `__eq__` and no `__hash__`.
     "fiddle.Config": "fiddle Config",
     "fiddle.Partial": "fiddle Config",
+    # scipy 1.17: a sparse matrix or array compares elementwise and has no `__hash__` (checked on jax 0.10.2
+    # and 0.12.0.1, fixtures/JAX106).
+    **{
+        f"scipy.sparse.{name}": "scipy sparse matrix"
+        for kind in ("bsr", "coo", "csc", "csr", "dia", "dok", "lil")
+        for name in (f"{kind}_matrix", f"{kind}_array")
+    },
+    **{
+        f"scipy.sparse.{name}": "scipy sparse matrix"
+        for name in (
+            "eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "random", "random_array", "rand",
+            "kron", "kronsum", "block_diag", "block_array", "bmat", "hstack", "vstack",
+        )
+    },
 }
 # Methods whose result is one of those, given what the object they are called on was built by.
 LIBRARY_UNHASHABLE_RESULTS = {("argparse.ArgumentParser", "parse_args"): "namespace"}

@@ -44,6 +44,8 @@ _INSTEAD = {
     "values as static arguments",
     "fiddle Config": "a frozen dataclass or NamedTuple of what the function reads, or those values as static "
     "arguments",
+    "scipy sparse matrix": "its arrays (`m.data`, `m.indices`, `m.indptr`) as regular (traced) arguments and its "
+    "shape as the static one, or a `jax.experimental.sparse.BCOO`",
 }
 
 
@@ -706,7 +708,9 @@ class UnhashableStatic(ClassRule):
       `types.SimpleNamespace`, what `parser.parse_args()` returns (`args`),
       an `ml_collections.ConfigDict` (not a `FrozenConfigDict`, which hashes
       by value), an OmegaConf config (`OmegaConf.create`, `load`, `merge`,
-      `structured`), a `fiddle.Config` or `fiddle.Partial`, a configuration
+      `structured`), a `fiddle.Config` or `fiddle.Partial`, a scipy sparse
+      matrix or array (`scipy.sparse.csr_matrix(...)`, `eye`, `diags` and kin,
+      which compare elementwise), a configuration
       read by `json.load(s)`, `yaml.safe_load` or `tomllib.load(s)`. A call of a
       project function counts as what each of its `return`s gives
       (`config = get_config()`), and `PRESETS["small"]` as the item a dict
