@@ -992,7 +992,7 @@ class _AstExtractor(FactsBuilder):
         ref = scope.resolve(name)
         reader = scope.function
         chain = _attributes(parent) if type(parent) is ast.Attribute else ()
-        if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope)):
+        if reader and (ref.function != reader if ref.is_local else self._own_global(ref, name, scope, chain)):
             self.outer_reads.setdefault(reader, set()).add(ref.attribute(*chain) if chain else ref)
         if ref.is_local:
             function, local = ref.function, ref.name

@@ -159,12 +159,13 @@ class FactsBuilder:
             loop_depth=function.loop_depth,
         )
 
-    def _own_global(self, ref: f.Ref, name: str, scope: Scope) -> bool:
-        """A module-level name of this project (its top package), not a `def` or `class`:
-        a value a trace may read. Libraries' names (`jnp`, `jax.lax`) are not followed."""
+    def _own_global(self, ref: f.Ref, name: str, scope: Scope, chain: tuple[str, ...] = ()) -> bool:
+        """A module-level name of this project (its top package), not a `def` or `class`
+        unless an attribute is read off it (`Config.scale`, a class attribute): a value a
+        trace may read. Libraries' names (`jnp`, `jax.lax`) are not followed."""
         if ref.name.partition(".")[0] != self._top_package:
             return False
-        return not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
+        return bool(chain) or not (ref.name == f"{self.module_name}.{name}" and name in scope.module.definitions)
 
     def _closure_read(self, read: f.Ref, owner: str, scope: Scope, context: Context, shape: bool = False) -> None:
         """Record `param.attr` read from inside lambdas or nested functions of the parameter's function;

@@ -38,7 +38,7 @@ class Jitted:
 class Baked:
     """A value a jitted function reads while tracing, changed after a call of it."""
 
-    variable: Ref  # the module-level name or the enclosing function's local
+    variable: Ref  # the module-level name, class attribute or enclosing function's local
     read_by: str  # the traced function that reads it
     jitted: Jitted
     change_path: str
@@ -262,7 +262,7 @@ class Constants:
         if read.is_local:
             base = read.base
             return base if base in self.symbols.bindings else None
-        return self.symbols.module_variable(read)
+        return self.symbols.module_variable(read) or self.symbols.class_variable(read)
 
     @cached_property
     def _in_place(self) -> dict[Ref, list[tuple[str, f.Location, str, str]]]:
@@ -277,8 +277,11 @@ class Constants:
             for write in module.attribute_writes:
                 for variable in self._candidates(write.target):
                     found[variable].append((path, write.location, f".{write.attribute} = ...", write.function))
-                if not write.target.is_local and self.symbols.is_module(write.target):
-                    # `config.SCALE = 4.0`: another module's variable bound again through its module.
+                if not write.target.is_local and (
+                    self.symbols.is_module(write.target) or self.symbols.lookup_class(write.target)
+                ):
+                    # `config.SCALE = 4.0`: another module's variable bound again through its module;
+                    # `Config.scale = 3.0`: a class attribute bound again.
                     for variable in self._candidates(write.target.attribute(write.attribute)):
                         found[variable].append((path, write.location, " = ...", write.function))
             for _, enclosing, call in mutating.get(path, ()):
@@ -292,7 +295,7 @@ class Constants:
         """The variable a written name changes: a local itself, or a module-level name."""
         if ref.is_local:
             return [ref.base]
-        variable = self.symbols.module_variable(ref)
+        variable = self.symbols.module_variable(ref) or self.symbols.class_variable(ref)
         return [variable] if variable is not None else []
 
     def _changes(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
@@ -302,8 +305,15 @@ class Constants:
             known = self._changes_of[variable] = self._changes_uncached(variable)
         return known
 
+    def shown_name(self, variable: Ref) -> str:
+        """How a message names a variable: `SCALE`, `scale` (a local), `Config.scale` (a class attribute)."""
+        if variable.is_local:
+            return variable.name
+        owner, _, name = variable.name.rpartition(".")
+        return f"{owner.rpartition('.')[2]}.{name}" if owner in self.symbols.classes else name
+
     def _changes_uncached(self, variable: Ref) -> list[tuple[str, f.Location, str, str]]:
-        name = variable.dotted.rpartition(".")[2] if not variable.is_local else variable.name
+        name = self.shown_name(variable)
         bindings = sorted(self.symbols.bindings.get(variable, ()), key=lambda binding: binding.location)
         home = variable.function if variable.is_local else ""
         first = next((binding for binding in bindings if binding.function == home), None)

@@ -128,6 +128,20 @@ class Symbols:
                 return variable if any(not binding.function for binding in bindings) else None
         return None
 
+    def class_variable(self, ref: Ref) -> Ref | None:
+        """The class attribute a global name reads or writes: `pkg.mod.Config.scale`
+        of `Config.scale` or `Config.scale.x`, where `Config` is a project class whose
+        body assigns `scale` (a value the class holds once for all its instances)."""
+        if ref.is_local:
+            return None
+        parts = self.canonical(ref).name.split(".")
+        for end in range(len(parts) - 1, 0, -1):
+            cls = self.classes.get(".".join(parts[:end]))
+            if cls is not None:
+                name = parts[end]
+                return Ref(f"{cls.qualname}.{name}") if any(attribute.name == name for attribute in cls.attributes) else None
+        return None
+
     def is_module(self, ref: Ref) -> bool:
         """`ref` names an analysed module (`config` of `from pkg import config`)."""
         return not ref.is_local and not ref.attributes and self.canonical(ref).name in self._exports

@@ -19,14 +19,16 @@ class JittedReadsChangingGlobal(Rule):
 
     - the value is a module-level name bound by assignment (`SCALES = {...}`,
       `SCALE = 1.0`), in the function's module or imported from another
-      module of the project, or a local of the function a nested jitted
-      function is defined in (a closure);
+      module of the project, an attribute a project class's body assigns
+      (`Config.scale`, read off the class), or a local of the function a
+      nested jitted function is defined in (a closure);
     - it is read by the jitted function, by a function nested in it, or by a
       project function they call (three calls deep);
     - the change is the name bound again (`SCALE = 4.0` at module level, or
-      under `global SCALE` in a function), an item written (`SCALES["a"] =
-      4.0`, `del`), an attribute set (`CONFIG.scale = 3`), or a mutating
-      method called on it (`.append`, `.update`, `.pop`, ...);
+      under `global SCALE` in a function, or `Config.scale = 3.0`), an item
+      written (`SCALES["a"] = 4.0`, `del`), an attribute set (`CONFIG.scale =
+      3`), or a mutating method called on it (`.append`, `.update`, `.pop`,
+      ...);
     - one scope (the module body or a function) first calls the jitted
       function, or a function that calls it, and later makes the change, or
       calls a function that makes it;
@@ -161,7 +163,7 @@ class JittedReadsChangingGlobal(Rule):
             name = symbols.short_name(item.jitted.function)
             reader = symbols.short_name(item.read_by)
             via = "" if item.read_by == item.jitted.function else f" (through `{reader}`)"
-            variable = item.variable.name if item.variable.is_local else item.variable.name.rpartition(".")[2]
+            variable = model.constants.shown_name(item.variable)
             if item.offered and item.users_jit:
                 setter = symbols.short_name(item.setter)
                 yield self.finding(
