@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 # Changes whenever the fields of the facts do: cached facts of another version are not read.
-FACTS_VERSION = 13
+FACTS_VERSION = 14
 LAMBDA_SCOPE = "<lambda>"  # the `function` of a name a lambda or comprehension binds
 
 

@@ -369,17 +369,34 @@ class _Loop:
                 target = target.elts[1]
             for name in _names_stored(target):
                 self.names[name] = kind
-        # A name the body updates from itself changes on every turn: `n += 1`, `t = t + dt`.
+        # A name the body updates from itself changes on every turn: `n += 1`, `t = t + dt`. It is
+        # a Python number when it starts as one (`lr = 0.1` before the loop) and the update is
+        # arithmetic of numbers: `lr *= 0.99` of an array stays an array.
         for statement in _loop_body_statements(node.body):
             if type(statement) is ast.AugAssign:
                 for name in _names_stored(statement.target):
-                    self.names.setdefault(name, NUMBER if _kind(statement.value, self) == NUMBER else ANY)
+                    start = self._kind_before(name, reader, scope)
+                    self.names.setdefault(name, NUMBER if start == NUMBER and _kind(statement.value, self) == NUMBER else ANY)
             elif type(statement) is ast.Assign:
                 read = {n.id for n in _names_read(statement.value)}
                 for target in statement.targets:
                     for name in _names_stored(target):
                         if name in read:
-                            self.names.setdefault(name, _kind(statement.value, self))
+                            self.names.setdefault(name, self._updated_kind(name, statement.value, reader, scope))
+
+    def _kind_before(self, name: str, reader: _AstExtractor, scope: Scope) -> str:
+        """The kind of what `name` was bound to before the loop: NUMBER for `lr = 0.1`."""
+        bound = reader.bound_last.get((scope.function, name))
+        return _kind(bound, self) if bound is not None and name not in self.names else ANY
+
+    def _updated_kind(self, name: str, value: ast.expr, reader: _AstExtractor, scope: Scope) -> str:
+        """The kind of `name = <value reading name>`, the name counting as what it started as."""
+        if self._kind_before(name, reader, scope) != NUMBER:
+            return _kind(value, self)
+        self.names[name] = NUMBER
+        kind = _kind(value, self)
+        del self.names[name]
+        return kind
 
 
 def _string_guard(test: ast.expr) -> tuple[str, str] | None:

@@ -766,12 +766,16 @@ class StaticArgumentVaries(Rule):
     (`opt=optax.adam(lr)`, `optax.chain(...)`, a NamedTuple of closures made
     per call), or what a project factory returns when every `return` of it
     builds a NamedTuple or frozen dataclass holding a function it makes
-    (`make_optimizer(lr)` returning `Optimizer(update)` with `update` nested).
+    (`make_optimizer(lr)` returning `Optimizer(update)` with `update` nested),
+    given as written or through a local bound in the same loop (`opt =
+    make_optimizer(lr)`).
 
     Under `eqx.filter_jit`, which makes every Python number static and traces
     arrays, only a value that is a Python number for sure is flagged: a
     `range` target, the count of `enumerate`, `int()`, `float()`, `round()` or
-    `abs()` of something, and arithmetic of those. Reported at the argument.
+    `abs()` of something, arithmetic of those, and a name that starts as a
+    Python number and is updated by such arithmetic each turn (`lr = 0.1`
+    before the loop, `lr *= 0.99` in it). Reported at the argument.
 
     ## Why is this bad?
 
