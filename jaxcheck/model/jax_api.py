@@ -270,6 +270,13 @@ DATACLASS_MAKERS = {
     "chex.dataclass": False,  # mutable unless `frozen=True`: checked with chex 0.1.92, unhashable then
 }
 EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
+# Methods library base classes give their subclasses, by base: `model.apply` of a linen module the
+# project defines is a bound method, a new object at each access (checked on flax 0.12: a jit of
+# `model.apply` made per call traces per call).
+LIBRARY_BASE_METHODS = {
+    "flax.linen.Module": frozenset({"apply", "init", "init_with_output", "bind", "lazy_init"}),
+    "flax.linen.module.Module": frozenset({"apply", "init", "init_with_output", "bind", "lazy_init"}),
+}
 # Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.
 FROZEN_DATACLASS_BASES = EQUINOX_MODULES | {"flax.struct.PyTreeNode"}
 NEUTRAL_DECORATORS = frozenset(

@@ -21,6 +21,7 @@ from jaxcheck.model.jax_api import (
     CALL_REGISTRATIONS,
     CLASS_REGISTRATIONS,
     LIBRARIES,
+    LIBRARY_BASE_METHODS,
     LIBRARY_UNHASHABLE,
     LIBRARY_UNHASHABLE_RESULTS,
     PARTITIONS,
@@ -265,6 +266,10 @@ class Symbols:
     def inherits(self, qualname: str, names: frozenset[str]) -> bool:
         """Whether one of the class's library bases, all the way up, is one of these."""
         return bool(self.all_bases(qualname) & names)
+
+    def library_method(self, qualname: str, name: str) -> bool:
+        """Whether `name` is a method a library base gives the class (`apply` of a linen module)."""
+        return any(name in LIBRARY_BASE_METHODS.get(base, ()) for base in self.all_bases(qualname))
 
     def is_abstract(self, qualname: str) -> bool:
         """A Protocol, an ABC, or a class with abstract methods: never the class of a value."""

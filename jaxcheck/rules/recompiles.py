@@ -40,7 +40,9 @@ class JitRecreatedPerCall(Rule):
       (`for cfg in CONFIGS: def body(...): ...` then `jax.jit(body)(x)`);
     - a `functools.partial(...)`;
     - a bound method of an object whose class jaxcheck knows: `self._apply`, or
-      `model.apply` with `model` bound to `Model(...)` or annotated `Model`;
+      `model.apply` with `model` bound to `Model(...)` or annotated `Model`
+      (a method the class defines, or one a library base gives it: `apply`
+      and `init` of a `flax.linen.Module`);
       or of any object given as a parameter (`jax.jit(env.step)` in
       `def on_key(env, ...)`): a module is imported, never passed;
     - any function given through `jax.vmap`, `jax.grad` and their kin
@@ -637,7 +639,7 @@ def _made_anew(made: Made, model: Model) -> str | None:
     if made.nested is not None:
         return f"the nested function `{made.nested.name}`"
     target = made.application.target
-    if model.functions.bound_methods(made):
+    if model.functions.bound_methods(made) or _library_bound_method(made, model):
         if made.transform.all_static:
             return None  # equinox hashes the function: a new bound method of the same object finds its cache
         return f"the bound method `{target.ref.parent.dotted if target.ref.is_local else target.ref.name.rpartition('.')[0].rpartition('.')[2]}.{target.ref.last}`"
@@ -684,7 +686,22 @@ def _held_in_a_local(made: Made, model: Model) -> str | None:
 
 def _a_bound_method(made: Made, model: Model) -> bool:
     """The function given to the transform is a method taken off an object."""
-    return bool(model.functions.bound_methods(made)) or _method_of_a_parameter(made, model) or _method_of_an_attribute(made, model)
+    return (
+        bool(model.functions.bound_methods(made)) or _library_bound_method(made, model)
+        or _method_of_a_parameter(made, model) or _method_of_an_attribute(made, model)
+    )
+
+
+def _library_bound_method(made: Made, model: Model) -> bool:
+    """`jax.jit(model.apply)` with `model` an instance of a project class whose
+    library base gives it `apply` (a linen module): a new bound method at each access."""
+    target = made.application.target
+    if made.nested is not None or target is None or target.kind != f.NAME or target.ref is None:
+        return False
+    owner = target.ref.parent
+    return owner is not None and any(
+        model.symbols.library_method(cls, target.ref.last) for cls in model.symbols.instance_classes(owner)
+    )
 
 
 def _method_of_a_parameter(made: Made, model: Model) -> bool:
