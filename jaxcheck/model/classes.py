@@ -19,6 +19,7 @@ from jaxcheck.model.jax_api import (
     DATACLASS_MAKERS,
     EQUINOX_MODULES,
     FROZEN_DATACLASS_BASES,
+    LINEN_MODULES,
     IDENTITY_HASHES,
     NEUTRAL_BASES,
     PYDANTIC_BASES,
@@ -113,7 +114,14 @@ class Classes:
                 return self._unjudged(qualname, "a base is not a name")
             if base in NEUTRAL_BASES:
                 continue
-            if base in FROZEN_DATACLASS_BASES:
+            if base in LINEN_MODULES:
+                # Its `__init_subclass__` makes the class a dataclass hashed by its fields, and blocks
+                # `__setattr__` outside `setup`: a `@dataclass` over it keeps that hash. Its own `__eq__`
+                # or `__hash__` changes what linen writes: then the class's own body decides.
+                if any(self.symbols.method(qualname, name) for name in ("__eq__", "__hash__")):
+                    return self._unjudged(qualname, "flax linen keeps the hash its own body gives it")
+                dataclass_ = Dataclass(frozen=True, eq=True, unsafe_hash=False)
+            elif base in FROZEN_DATACLASS_BASES:
                 dataclass_ = dataclass_ or Dataclass(frozen=True, eq=True, unsafe_hash=False)
             elif base in PYDANTIC_BASES:
                 frozen = self._pydantic_frozen(cls)

@@ -273,12 +273,14 @@ EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 # Methods library base classes give their subclasses, by base: `model.apply` of a linen module the
 # project defines is a bound method, a new object at each access (checked on flax 0.12: a jit of
 # `model.apply` made per call traces per call).
-LIBRARY_BASE_METHODS = {
-    "flax.linen.Module": frozenset({"apply", "init", "init_with_output", "bind", "lazy_init"}),
-    "flax.linen.module.Module": frozenset({"apply", "init", "init_with_output", "bind", "lazy_init"}),
-}
+LIBRARY_BASE_METHODS = dict.fromkeys(
+    ("flax.linen.Module", "flax.linen.module.Module"), frozenset({"apply", "init", "init_with_output", "bind", "lazy_init"})
+)
 # Bases whose subclasses are frozen dataclasses, hashed and compared by their fields.
-FROZEN_DATACLASS_BASES = EQUINOX_MODULES | {"flax.struct.PyTreeNode"}
+# A linen module is a dataclass hashed by its fields whose attributes cannot be set outside `setup`
+# (flax 0.12): a list given to a field makes it unhashable at a static position.
+LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+FROZEN_DATACLASS_BASES = EQUINOX_MODULES | LINEN_MODULES | {"flax.struct.PyTreeNode"}
 NEUTRAL_DECORATORS = frozenset(
     {
         "typing.final",
