@@ -1,0 +1,67 @@
+"""`jaxcheck watch`: the static hazards, seen as they happen under real JAX.
+
+`with jaxcheck.watch() as seen:` wraps `jax.jit` and its kin (SPEC §2) for
+the duration of the block; `seen` is the list of findings, in the same
+`Finding` type `check` reports. The linter never imports this package: it is
+the only part of jaxcheck that imports JAX.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Callable, Iterator
+
+from jaxcheck.findings import Finding
+
+_lock = threading.Lock()
+_current = None  # the one watch that is on
+
+
+class Seen(list):
+    """The findings of a watch, in the order they arose (a list of `Finding`)."""
+
+
+@contextlib.contextmanager
+def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]:
+    """Watch the transforms while the block runs; yields the list its findings are added to.
+    Watches do not nest: an inner `watch()` shares the outer one's findings from its start."""
+    global _current
+    from jaxcheck.watch.hooks import Patches
+    from jaxcheck.watch.observe import Observer
+
+    seen = Seen()
+    with _lock:
+        outer = _current
+        if outer is None:
+            observer = Observer()
+            patches = Patches(observer)
+            patches.install()
+            observer.active = True
+            _current = (observer, patches)
+        else:
+            observer = outer[0]
+    start = len(observer.findings)
+    previous = observer.on_finding
+
+    def added(finding: Finding) -> None:
+        seen.append(finding)
+        if on_finding is not None:
+            on_finding(finding)
+        if previous is not None:
+            previous(finding)
+
+    observer.on_finding = added
+    try:
+        yield seen
+    finally:
+        observer.on_finding = previous
+        del start
+        if outer is None:
+            with _lock:
+                observer.active = False
+                patches.uninstall()
+                _current = None
+
+
+__all__ = ["Seen", "watch"]

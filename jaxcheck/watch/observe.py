@@ -1,0 +1,1066 @@
+"""What the watcher saw, turned into findings.
+
+Each transformed function keeps the static values it was traced with (each
+with a snapshot of its state), the `aux_data` of the pytrees it was traced
+on, and what its function bakes in (the object of a bound method, the objects
+and values a closure or the module holds). A call that traces is explained
+against the earlier keys (an equal copy that hashes by identity: JAX102; a
+new value at one call site, again and again: JAX402; an `aux_data` that never
+compares equal: JAX304); a call that does not trace, or traces again, after
+a key's state changed is a stale result or a recompilation (JAX101 ...).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import types
+import weakref
+from typing import Callable
+
+import numpy as np
+
+import jax
+
+from jaxcheck.findings import Finding, Related, place_named
+from jaxcheck.watch import places
+from jaxcheck.watch.places import Site
+from jaxcheck.watch.snapshot import Snapshot, describe, frozen, is_plain_value, take
+
+_KEYS_KEPT = 16  # earlier static values kept per argument
+_ROOTS_KEPT = 32  # objects watched for changes per function
+_VALUES_BEFORE_REPORT = 3  # distinct values of a static argument at one call site before JAX402
+_NON_HASHABLE = "Non-hashable static arguments are not supported"
+_STALE = "the call returned the result compiled for the old state (a stale result)"
+_RECOMPILED = "JAX traced and compiled it again, and keeps the old entry keyed on the changed object"
+_MUTABLE_HOLDERS = {"list", "dict", "set", "ndarray", "method", "class", "partial"}
+_BUILTIN_NODES = (tuple, list, dict, type(None))
+
+
+@dataclasses.dataclass
+class Key:
+    """A value that became a cache key (or is baked into a trace), and its state then."""
+
+    obj: object
+    snapshot: Snapshot | None
+    label: str  # `cfg`, `model.schedule`, `aux_data of Layer`
+    origin: str  # "static", "leaf", "aux", "self", "closure", "global"
+    made: Site | None  # the call that made it a key
+    node: type | None = None  # for aux_data: the pytree class
+    namespace: dict | None = None  # for a global: the module's namespace, to see a rebinding
+    name: str = ""  # for a global or a closure variable
+    reads: set | None = None  # for an object a function holds: the attributes its traces read
+
+
+@dataclasses.dataclass
+class FunctionState:
+    transform: str
+    fun: object
+    traced: object
+    spec: object
+    site: Site | None
+    keys: dict = dataclasses.field(default_factory=dict)  # label -> [Key]
+    roots: list = dataclasses.field(default_factory=list)  # Keys found below the arguments: aux_data
+    baked: list = dataclasses.field(default_factory=list)  # Keys the function itself holds
+    values_at: dict = dataclasses.field(default_factory=dict)  # (label, call site) -> set of tokens
+    last_aux: list = dataclasses.field(default_factory=list)
+    watched: object = None  # a weak reference to the transformed function the user holds
+
+    @property
+    def name(self) -> str:
+        fun = self.fun
+        return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or type(fun).__name__
+
+    @property
+    def short_transform(self) -> str:
+        return {"jax.experimental.pjit.pjit": "pjit", "flax.nnx.jit": "nnx.jit", "flax.nnx.compat.jit": "nnx.compat.jit",
+                "flax.nnx.jit_partial": "nnx.jit_partial", "equinox.filter_jit": "eqx.filter_jit",
+                "equinox.filter_pmap": "eqx.filter_pmap", "flax.nnx.pmap": "nnx.pmap"}.get(self.transform, self.transform)
+
+
+class Observer:
+    def __init__(self, on_finding: Callable[[Finding], None] | None = None) -> None:
+        self.active = False
+        self.findings: list[Finding] = []
+        self._reported: set = set()
+        self.on_finding = on_finding
+        self.flatten_functions: dict = {}
+        # JAX401: per jit site and function code, the Traced objects that traced there.
+        self._made_at: dict = {}
+        # What functions hold (the object of a bound method, a closure's objects, globals), per place and object:
+        # a function jitted anew per call shares them with the last one.
+        self._baked: dict = {}
+        self.errors: list[str] = []
+
+    # -- bookkeeping --------------------------------------------------------
+
+    def new_function(self, watched, transform, fun, traced, spec, site) -> FunctionState:
+        state = FunctionState(transform, fun, traced, spec, site)
+        state.watched = weakref.ref(watched)
+        try:
+            baked = []
+            for key in _baked(fun, site):
+                known = self._baked.get((site, key.origin, key.name, id(key.obj)))
+                if known is not None and known.obj is key.obj:
+                    key = known
+                else:
+                    self._baked[(site, key.origin, key.name, id(key.obj))] = key
+                baked.append(key)
+            state.baked = baked
+            readers = [key for key in baked if key.origin in ("self", "closure")]
+            if readers:
+                traced.around = functools.partial(_recording, readers)
+        except Exception as error:  # noqa: BLE001 - the watcher never breaks the program
+            self.failed_self(error)
+        return state
+
+    def failed_self(self, error: BaseException) -> None:
+        from jaxcheck.failures import described
+
+        self.errors.append(described(error))
+
+    def report(self, finding: Finding, key) -> None:
+        if key in self._reported:
+            return
+        self._reported.add(key)
+        self.findings.append(finding)
+        if self.on_finding is not None:
+            self.on_finding(finding)
+
+    # -- a call -------------------------------------------------------------
+
+    def call(self, state: FunctionState, call, args: tuple, kwargs: dict, frame):
+        spec = state.spec
+        statics = spec.statics(args, kwargs) if spec.any else ()
+        try:
+            pending = self._changed_roots(state, args, kwargs) if (state.roots or state.baked) else ()
+        except Exception as error:  # noqa: BLE001 - the watcher never breaks the program
+            self.failed_self(error)
+            pending = ()
+        before = state.traced.count
+        try:
+            result = call(*args, **kwargs)
+        except Exception as error:
+            try:
+                self._failed(state, error, args, kwargs, statics, Site(places.spelled(frame.f_code.co_filename), frame.f_lineno))
+            except Exception as own:  # noqa: BLE001
+                self.failed_self(own)
+            raise
+        traced = state.traced.count != before
+        if not (traced or pending or any(not is_plain_value(value) for _, value in statics)):
+            return result
+        try:
+            here = Site(places.spelled(frame.f_code.co_filename), frame.f_lineno)
+            for key, snapshot, changes in pending:
+                self._changed(state, key, snapshot, changes, traced, here)
+                if snapshot is not None:
+                    key.snapshot = snapshot
+            self._statics(state, statics, traced, here)
+            if traced:
+                self._traced(state, args, kwargs, here)
+        except Exception as error:  # noqa: BLE001
+            self.failed_self(error)
+        return result
+
+    def _changed_roots(self, state, args, kwargs) -> list:
+        changed = []
+        for key in (*state.roots, *state.baked):
+            if key.namespace is not None:
+                now = key.namespace.get(key.name, key.obj)
+                if now is not key.obj:
+                    changed.append((key, None, ("rebound", now)))
+                    key.obj = now
+                    continue
+            if key.snapshot is None:
+                continue
+            snapshot = take(key.obj)
+            changes = key.snapshot.changes(snapshot)
+            if changes and key.reads is not None:
+                changes = [path for path in changes if path and path[0][1:] in key.reads]
+            if changes:
+                changed.append((key, snapshot, changes))
+        if not changed:
+            return changed
+        reachable = None
+        involved = []
+        for item in changed:
+            key = item[0]
+            if key.origin == "aux":
+                if reachable is None:
+                    reachable = _reachable((args, kwargs))
+                if id(key.obj) not in reachable:
+                    continue
+            involved.append(item)
+        return involved
+
+    # -- static arguments ---------------------------------------------------
+
+    def _statics(self, state: FunctionState, statics, traced: bool, here: Site) -> None:
+        for label, value in statics:
+            plain = is_plain_value(value)
+            earlier = state.keys.setdefault(label, [])
+            snapshot = None if plain else take(value)
+            same = next((key for key in earlier if key.obj is value), None)
+            if same is not None:
+                if same.snapshot is not None and snapshot is not None:
+                    changes = same.snapshot.changes(snapshot)
+                    if changes:
+                        self._changed(state, same, snapshot, changes, traced, here)
+                        same.snapshot = snapshot
+                continue
+            if not traced:
+                if not plain:
+                    self._equal_but_different(state, label, value, snapshot, earlier, here)
+                continue
+            twin = None
+            if not plain:
+                twin = next((key for key in earlier if key.snapshot is not None and type(key.obj) is type(value)
+                             and key.snapshot.tokens == snapshot.tokens), None)
+            if twin is not None:
+                self._unequal_twin(state, label, twin, value, here)
+            else:
+                self._new_value(state, label, value, snapshot, here)
+            earlier.append(Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here))
+            del earlier[:-_KEYS_KEPT]
+
+    def _new_value(self, state, label, value, snapshot, here) -> None:
+        """A compilation for a value not seen before: the Nth at one call site is JAX402."""
+        token = (type(value), value) if snapshot is None else (type(value), tuple(sorted(snapshot.tokens.items(), key=repr)))
+        try:
+            hash(token)
+        except TypeError:
+            token = (type(value), repr(token))
+        values = state.values_at.setdefault((label, here), set())
+        values.add(token)
+        if len(values) == _VALUES_BEFORE_REPORT:
+            shown = _value_text(value)
+            self._finding(
+                "JAX402", here, (id(state), label, here),
+                f"static argument `{label}` of `{state.name}` took {len(values)} distinct values at this call (the last "
+                f"{shown}): `{state.short_transform}` traces and compiles once per value",
+                f"Pass `{label}` as a traced argument (an array), or keep the set of values it takes small and fixed",
+                related=_made(state),
+            )
+
+    def _unequal_twin(self, state, label, twin: Key, value, here) -> None:
+        """A compilation for a value whose state equals an earlier key's: JAX102, JAX105 or a fresh function (JAX402)."""
+        culprit = _identity_culprit(twin.obj, value)
+        if culprit is None:
+            return
+        kind, holder, field = culprit
+        if kind == "identity":
+            cls = type(holder)
+            site = _hash_site(cls) or here
+            self._finding(
+                "JAX102", site, ("JAX102", cls),
+                f"a new `{cls.__name__}` equal in state to an earlier one was passed as static `{label}` of "
+                f"`{state.name}` at {_place(here)}: `{cls.__name__}` hashes and compares by identity, so each new, "
+                f"equal instance traces and compiles again",
+                f"Make `{cls.__name__}` hash and compare by value (`@dataclass(frozen=True)`), or build it once and reuse it",
+                related=(Related(here.path, here.line, here.column, "a fresh equal copy is passed here"),),
+            )
+        elif kind == "method" and field is None:
+            cls = type(holder.__self__)
+            self._finding(
+                "JAX102", here, ("JAX102-method", here),
+                f"bound method `{cls.__name__}.{holder.__func__.__name__}` of a new `{cls.__name__}` was passed as "
+                f"static `{label}` of `{state.name}`: a bound method hashes by the identity of its object, so each "
+                f"new owner traces and compiles again",
+                "Pass a module-level function, or the object itself (immutable, hashing by value) and call the method inside",
+            )
+        elif field is not None and kind in ("method", "function", "partial"):
+            owner = type(field[0])
+            site = places.field_site(owner, field[1]) or here
+            what = {"method": "a bound method", "function": "a function made per instance", "partial": "a `functools.partial`"}[kind]
+            self._finding(
+                "JAX105", site, ("JAX105", owner, field[1]),
+                f"`{owner.__name__}.{field[1]}` holds {what}, new for each `{owner.__name__}`: static `{label}` of "
+                f"`{state.name}` at {_place(here)} never equals the earlier key, so every call traces and compiles again",
+                f"Store a module-level function in `{field[1]}`, or the object whose method it is (hashing by value)",
+                related=(Related(here.path, here.line, here.column, "passed as a static argument here"),),
+            )
+        else:
+            self._finding(
+                "JAX402", here, (id(state), label, here),
+                f"static argument `{label}` of `{state.name}` is a new {_kind_text(kind, holder)} on each call, equal "
+                f"in code but not `==` to the last: `{state.short_transform}` traces and compiles again for each",
+                f"Build `{label}` once outside the loop, or pass a module-level function",
+                related=_made(state),
+            )
+
+    def _equal_but_different(self, state, label, value, snapshot, earlier, here) -> None:
+        """No trace for a new object: it compared equal to an earlier key. If their state differs, the
+        cache served the other's compilation (JAX103), or a bound method's object changed (JAX105)."""
+        for key in earlier:
+            if key.snapshot is None or type(key.obj) is not type(value):
+                continue
+            try:
+                if not (key.obj == value and hash(key.obj) == hash(value)):
+                    continue
+            except Exception:  # noqa: BLE001
+                continue
+            changes = key.snapshot.changes(snapshot)
+            if not changes:
+                return
+            path = changes[0]
+            shared = _resolve(key.obj, path[:-1])
+            if shared is not _MISSING and shared is _resolve(value, path[:-1]):
+                # Not two different keys: an object both hold changed after the first became a key.
+                self._changed(state, key, snapshot, changes, False, here)
+                return
+            holder = _owner_of(key.snapshot, snapshot, path)
+            cls = holder[1] if holder else type(value)
+            site = _hash_site(cls) or places.class_site(cls) or here
+            self._finding(
+                "JAX103", site, ("JAX103", cls),
+                f"static `{label}` of `{state.name}` at {_place(here)} compares equal to the key of {_place(key.made)} "
+                f"but differs in {_change_text(key.snapshot, snapshot, path)}: `{cls.__name__}`'s `__hash__`/`__eq__` "
+                f"leave that out, so {_STALE}",
+                f"Include every field, and the type when it has subclasses, in `{cls.__name__}.__hash__` and `__eq__`",
+                related=_related(key.made, here),
+            )
+            return
+
+    # -- a change -----------------------------------------------------------
+
+    def _changed(self, state: FunctionState, key: Key, snapshot, changes, traced: bool, here: Site) -> None:
+        consequence = _RECOMPILED if traced else _STALE
+        if traced and key.origin in ("self", "closure", "global"):
+            return  # traced again: the new trace read the new state
+        if changes and changes[0] == "rebound":
+            now = changes[1]
+            self._finding(
+                "JAX204", state.site or here, ("JAX204", state.name, key.name),
+                f"`{state.name}` read global `{key.name}` when it was traced; `{key.name}` was then rebound to "
+                f"{_value_text(now)}: {_STALE if not traced else 'JAX traced it again'}",
+                f"Pass `{key.name}` to `{state.name}` as an argument",
+                related=_related(key.made, here),
+            )
+            return
+        path = changes[0]
+        change = _change_text(key.snapshot, snapshot, path, key.label)
+        if key.origin == "self":
+            cls = type(key.obj)
+            self._finding(
+                "JAX201", state.site or here, ("JAX201", state.site, path),
+                f"`{state.short_transform}` of bound method `{cls.__name__}.{getattr(state.fun, '__name__', 'method')}` baked "
+                f"in the state of its object when traced; {change} since, and {consequence}",
+                f"Jit a function that takes the `{cls.__name__}` state it reads as arguments, or make `self` static "
+                f"with an immutable `{cls.__name__}`",
+                related=_related(key.made, here),
+            )
+            return
+        if key.origin == "closure":
+            cls = type(key.obj)
+            self._finding(
+                "JAX203", state.site or here, ("JAX203", state.site, path),
+                f"the function given to `{state.short_transform}` closes over `{key.name}` (a `{cls.__name__}`) and baked "
+                f"in its state when traced; {change} since, and {consequence}",
+                f"Pass the state the function reads (`{key.name}{path[0] if path else ''}`) as an argument",
+                related=_related(key.made, here),
+            )
+            return
+        if key.origin == "global":
+            self._finding(
+                "JAX204", state.site or here, ("JAX204", state.name, key.name, path),
+                f"`{state.name}` read {'global' if key.namespace is not None else 'closed-over'} `{key.name}` when it "
+                f"was traced; {change} since, and {consequence}",
+                f"Pass `{key.name}` to `{state.name}` as an argument",
+                related=_related(key.made, here),
+            )
+            return
+        code, cls, field = _blame(key, snapshot, path)
+        if key.origin == "aux" and state.transform not in _FILTERED:
+            if _is_array_change(key.snapshot, snapshot, path):
+                code, cls, field = ("JAX302" if dataclasses.is_dataclass(key.node) else "JAX301"), key.node, key.label
+            elif cls is not key.node:  # (a class registered as a static node is its own aux_data: JAX101 stays)
+                code, cls, field = "JAX303", key.node, key.label
+        site = (places.field_site(cls, field) if field else places.class_site(cls)) if cls is not None else None
+        site = site or here
+        where = f"became a key of `{state.name}` under `{state.short_transform}` at {_place(key.made)}"
+        what = {
+            "JAX101": f"`{cls.__name__ if cls else key.label}` is mutable: {change} after `{key.label}` {where}",
+            "JAX104": f"`{cls.__name__ if cls else key.label}` holds a mutable `{field}`: {change} after `{key.label}` {where}",
+            "JAX105": f"`{cls.__name__ if cls else key.label}.{field}` holds a bound method whose object changed: {change} after `{key.label}` {where}",
+            "JAX301": f"the `aux_data` of `{_name(key.node)}` holds an array, changed in place: {change} after it {where}",
+            "JAX302": f"static field `{field or key.label}` of `{_name(key.node)}` holds an array, changed in place: {change} after it {where}",
+            "JAX303": f"the `aux_data` of `{_name(key.node)}` holds a mutable `{type(key.obj).__name__}`: {change} after it {where}",
+        }[code]
+        fix = {
+            "JAX101": f"Make `{_name(cls)}` immutable (`@dataclass(frozen=True)`) and pass a changed copy, or pass the changing value as a traced argument",
+            "JAX104": f"Hold an immutable value (a tuple, a frozen dataclass) in `{field}`, or pass it as a traced argument",
+            "JAX105": f"Store a module-level function in `{field}` and pass the state it reads as an argument",
+            "JAX301": "Keep arrays among the children returned by the flatten function, not in `aux_data`",
+            "JAX302": f"Make `{field}` a pytree field (not static), or hold a tuple in it",
+            "JAX303": "Put only immutable, hashable values (tuples, numbers, frozen dataclasses) in `aux_data`",
+        }[code]
+        self._finding(code, site, (code, cls, field, path, traced), f"{what}; {consequence}", fix, related=_related(key.made, here))
+
+    # -- a trace ------------------------------------------------------------
+
+    def _traced(self, state: FunctionState, args, kwargs, here: Site) -> None:
+        self._recreated(state, here)
+        for key in state.baked:
+            if key.namespace is not None:
+                key.obj = key.namespace.get(key.name, key.obj)
+            key.snapshot = None if is_plain_value(key.obj) else take(key.obj)
+            key.made = here
+        self._aux(state, state.spec.dynamic(args, kwargs), here)
+
+    def _recreated(self, state: FunctionState, here: Site) -> None:
+        """JAX401: a function made anew, jitted at the same place, traced again after the last transformed
+        function made there was dropped (JAX's cache may keep the function itself: equinox's does)."""
+        if state.site is None:
+            return
+        code = _code_of(state.fun)
+        if code is None:
+            return
+        made = self._made_at.setdefault((state.site, code), [])
+        if any(reference() is None for reference in made):
+            kind = _kind_text(*_callable_kind(state.fun))
+            self._finding(
+                "JAX401", state.site, ("JAX401", state.site),
+                f"`{state.short_transform}` is applied here to a new {kind} each time this line runs, and the last one "
+                f"was dropped: its cache went with it, so every call traces and compiles again",
+                "Apply the transform once (at module level, or in `__init__`) and reuse the transformed function",
+                related=(Related(here.path, here.line, here.column, "traced again here"),),
+            )
+        if state.watched not in made:
+            made.append(state.watched)
+        del made[:-8]
+
+    def _aux(self, state: FunctionState, dynamic, here: Site) -> None:
+        entries = _aux_entries(dynamic, self.flatten_functions)
+        previous = {(path, node): (aux, snapshot) for path, node, _, aux, snapshot in state.last_aux}
+        watched = {id(key.obj): key for key in state.roots}
+        reachable = _reachable(dynamic) if entries else set()
+        for path, node, instance, aux, snapshot in entries:
+            self._arrays_in_aux(state, node, instance, aux, here)
+            before = previous.get((path, node))
+            if before is not None and before[1] is not None and snapshot is not None and before[1].tokens == snapshot.tokens:
+                try:
+                    equal = bool(before[0] == aux)
+                except Exception:  # noqa: BLE001 - arrays; reported above
+                    equal = True
+                if not equal:
+                    self._unstable_aux(state, node, instance, aux, here)
+            for part in _aux_parts(aux, reachable):
+                part_snapshot = take(part)
+                if not _worth_watching(part_snapshot):
+                    continue
+                known = watched.get(id(part))
+                if known is not None and known.obj is part:
+                    known.snapshot = part_snapshot
+                    continue
+                field = _instance(node) if part is instance else _field_holding(instance, part) or f"aux_data of {node.__name__}"
+                key = Key(part, part_snapshot, field, "aux", here, node=node)
+                watched[id(part)] = key
+                state.roots.append(key)
+        del state.roots[:-_ROOTS_KEPT]
+        state.last_aux = entries
+
+    def _arrays_in_aux(self, state, node, instance, aux, here) -> None:
+        for value in _flat(aux):
+            if isinstance(value, (np.ndarray, jax.Array)) and not isinstance(value, jax.core.Tracer):
+                field = _field_holding(instance, value)
+                kind = "a numpy array" if isinstance(value, np.ndarray) else "a JAX array"
+                if field is not None and dataclasses.is_dataclass(node):
+                    site = places.field_site(node, field) or here
+                    self._finding(
+                        "JAX302", site, ("JAX302", node, field),
+                        f"static field `{field}` of `{node.__name__}` holds {kind} (seen at {_place(here)}): JAX compares it "
+                        f"with `==` on every lookup (an error for two equal arrays), traces it when the pytree is rebuilt "
+                        f"inside `jit`, and serves a stale result after an in-place change",
+                        f"Make `{field}` a pytree field (not static), or hold a tuple of numbers in it",
+                    )
+                else:
+                    site = _flatten_site(node, self.flatten_functions) or here
+                    self._finding(
+                        "JAX301", site, ("JAX301", node),
+                        f"the `aux_data` of `{node.__name__}` holds {kind}{f' (`{field}`)' if field else ''} (seen at "
+                        f"{_place(here)}): JAX compares it with `==` on every lookup (an error for two equal arrays), "
+                        f"traces it when the pytree is rebuilt inside `jit`, and serves a stale result after an in-place change",
+                        "Return arrays among the children of the flatten function, not in `aux_data`",
+                    )
+                return
+
+    def _unstable_aux(self, state, node, instance, aux, here) -> None:
+        values = list(_flat(aux))
+        held = next((value for value in values if isinstance(value, (types.FunctionType, types.MethodType))), None)
+        if held is None:
+            held = next((value for value in values if not is_plain_value(value) and type(value).__hash__ is object.__hash__
+                         and type(value).__module__.split(".")[0] not in ("equinox", "flax", "jax", "penzai")), aux)
+        field = _field_holding(instance, held)
+        if field is not None and dataclasses.is_dataclass(node):
+            site = places.field_site(node, field) or here
+        else:
+            site = _flatten_site(node, self.flatten_functions) or here
+        kind = _kind_text(*_callable_kind(held)) if callable(held) else f"new `{type(held).__name__}`"
+        self._finding(
+            "JAX304", site, ("JAX304", node),
+            f"the `aux_data` of `{node.__name__}` holds a {kind}{f' (`{field}`)' if field else ''} made anew for each "
+            f"flatten: it never compares equal to the last one, so `{state.name}` traces and compiles again at {_place(here)}",
+            "Keep a module-level function or a value that compares by value in `aux_data`",
+            related=(Related(here.path, here.line, here.column, "traced again here"),),
+        )
+
+    # -- an error -----------------------------------------------------------
+
+    def _failed(self, state, error, args, kwargs, statics, here: Site) -> None:
+        text = str(error)
+        if _NON_HASHABLE in text:
+            for label, value in statics:
+                try:
+                    hash(value)
+                except Exception as inner:  # noqa: BLE001
+                    self._unhashable(state, label, value, inner, here)
+                    return
+        elif "Error interpreting argument to" in text and args:
+            self._method_not_static(state, args[0], here)
+        elif "metadata fields of pytree" in text or type(error).__name__ == "UnexpectedTracerError":
+            for path, node, instance, aux, _ in _aux_entries(state.spec.dynamic(args, kwargs), self.flatten_functions):
+                self._arrays_in_aux(state, node, instance, aux, here)
+
+    def _unhashable(self, state, label, value, error, here) -> None:
+        cls = type(value)
+        explained = f"JAX raised `ValueError: {_NON_HASHABLE}`"
+        if getattr(cls, "__hash__", None) is None or cls in (list, dict, set, bytearray) or isinstance(value, (np.ndarray, jax.Array)):
+            user = places.user_class(cls) and places.class_site(cls)
+            site = user or here
+            why = "it defines `__eq__` without `__hash__`, or is a mutable dataclass" if user else "it is mutable"
+            self._finding(
+                "JAX106", site, ("JAX106", cls, label),
+                f"static `{label}` of `{state.name}` at {_place(here)} is a `{cls.__name__}`, which is unhashable ({why}): "
+                f"{explained}",
+                f"Pass a hashable, immutable value: a tuple, a frozen dataclass, or `{label}`'s fields as separate static arguments",
+                related=(Related(here.path, here.line, here.column, "passed as a static argument here"),),
+            )
+            return
+        field = _unhashable_field(value)
+        if field is None:
+            site = places.class_site(cls) if places.user_class(cls) else None
+            self._finding(
+                "JAX106", site or here, ("JAX106", cls, label),
+                f"static `{label}` of `{state.name}` at {_place(here)} is a `{cls.__name__}`, whose `__hash__` fails "
+                f"(it defines `__eq__`, and its hash cannot be computed): {explained}",
+                f"Give `{cls.__name__}` a `__hash__` consistent with its `__eq__`, or pass its fields as static arguments",
+                related=(Related(here.path, here.line, here.column, "passed as a static argument here"),),
+            )
+            return
+        site = places.field_site(cls, field) if field else places.class_site(cls)
+        self._finding(
+            "JAX104", site or here, ("JAX104", cls, field),
+            f"static `{label}` of `{state.name}` at {_place(here)} is a `{cls.__name__}` whose field `{field}` holds an "
+            f"unhashable value, so hashing it fails: {explained}",
+            f"Hold an immutable value (a tuple, a frozen dataclass) in `{field}`, or pass it as a traced argument",
+            related=(Related(here.path, here.line, here.column, "passed as a static argument here"),),
+        )
+
+    def _method_not_static(self, state, receiver, here) -> None:
+        cls = type(receiver)
+        if is_plain_value(receiver) or isinstance(receiver, (np.ndarray, jax.Array)):
+            return
+        self._finding(
+            "JAX202", state.site or here, ("JAX202", state.site),
+            f"`{state.short_transform}` on method `{cls.__name__}.{getattr(state.fun, '__name__', '?')}` passes `self` as a "
+            f"traced argument, but `{cls.__name__}` is not a pytree: JAX raised `TypeError: Error interpreting argument` at {_place(here)}",
+            f"Register `{cls.__name__}` as a pytree, or jit a function of the arrays it needs",
+        )
+
+    # -- making findings ----------------------------------------------------
+
+    def _finding(self, code: str, site: Site, key, message: str, fix: str, related=()) -> None:
+        self.report(Finding.of(site.path, site.line, site.column, code, message, fix=fix, related=tuple(related)), key)
+
+
+_FILTERED = {"equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.compat.jit", "flax.nnx.jit_partial", "flax.nnx.pmap"}
+
+
+def _place(site: Site | None) -> str:
+    if site is None:
+        return "an earlier call"
+    return place_named(site.path, site.line, site.column)
+
+
+def _made(state: FunctionState) -> tuple:
+    return (Related(state.site.path, state.site.line, state.site.column, f"`{state.short_transform}` applied here"),) if state.site else ()
+
+
+def _related(made: Site | None, here: Site) -> tuple:
+    related = []
+    if made is not None:
+        related.append(Related(made.path, made.line, made.column, "became a cache key here"))
+    if made != here:
+        related.append(Related(here.path, here.line, here.column, "called again here"))
+    return tuple(related)
+
+
+def _name(cls) -> str:
+    return getattr(cls, "__name__", str(cls))
+
+
+def _instance(cls) -> str:
+    name = cls.__name__
+    return name[:1].lower() + name[1:]
+
+
+def _value_text(value) -> str:
+    text = repr(value)
+    if len(text) > 40 or text.startswith("<"):
+        return f"a `{type(value).__name__}`"
+    return f"`{text}`"
+
+
+def _change_text(old: Snapshot, new: Snapshot, path: tuple, root: str = "") -> str:
+    """`cfg.scale` changed from 2 to 3."""
+    name = f"`{root}{''.join(path)}`" if root else (f"`{''.join(path).lstrip('.')}`" if path else "its value")
+    return f"{name} changed from {describe(old, path)} to {describe(new, path)}"
+
+
+def _blame(key: Key, snapshot: Snapshot, path: tuple) -> tuple[str, type | None, str | None]:
+    """The rule and class at fault for a change at `path` below a key: the outermost mutable object on the
+    way (JAX101); a bound method held in a field (JAX105); else a mutable container held by an immutable
+    object (JAX104)."""
+    holders = key.snapshot.holders
+    prefixes = [path[:length] for length in range(len(path))]
+    for prefix in prefixes:
+        holder = holders.get(prefix, ())
+        if holder[:1] == ("method",) and prefix:
+            owner = holders.get(prefix[:-1], ())
+            owner_cls = owner[1] if owner[:1] == ("object",) else None
+            if owner_cls is not None:
+                return "JAX105", owner_cls, prefix[-1].lstrip(".")
+        if holder[:1] == ("method",) and not prefix:
+            continue
+        if holder[:1] == ("object",) and not holder[2]:
+            return "JAX101", holder[1], None
+        if holder[:1] == ("class",):
+            return "JAX101", holder[1], None
+    for prefix in reversed(prefixes):
+        holder = holders.get(prefix, ())
+        if holder[:1] == ("object",):
+            field = path[len(prefix)].lstrip(".") if len(path) > len(prefix) else None
+            return "JAX104", holder[1], field
+    return "JAX104", None, None
+
+
+_MISSING = object()
+
+
+def _resolve(obj, path: tuple):
+    """The object at `path` below `obj` (as a snapshot spells paths), or `_MISSING`."""
+    for step in path:
+        try:
+            if step.startswith("."):
+                obj = getattr(obj, step[1:])
+            elif isinstance(obj, dict):
+                obj = next(value for name, value in obj.items() if f"[{name!r}]" == step)
+            else:
+                obj = obj[int(step[1:-1])]
+        except (AttributeError, LookupError, ValueError, TypeError, StopIteration):
+            return _MISSING
+    return obj
+
+
+def _is_array_change(old: Snapshot, new: Snapshot, path: tuple) -> bool:
+    return old.holders.get(path, ("",))[0] == "ndarray" or new.holders.get(path, ("",))[0] == "ndarray"
+
+
+def _method_on(snapshot: Snapshot, path: tuple):
+    for length in range(len(path)):
+        holder = snapshot.holders.get(path[:length], ())
+        if holder[:1] == ("method",) and length:
+            return path[:length], holder[1]
+    return None
+
+
+def _owner_of(old: Snapshot, new: Snapshot, path: tuple):
+    """The innermost object holding the changed path (whose hash and `==` left it out); for an object
+    replaced by one of another class, that object's class (its `==` accepted the other type)."""
+    before, after = old.holders.get(path, ()), new.holders.get(path, ())
+    if before[:1] == ("object",) and after[:1] == ("object",) and before[1] is not after[1]:
+        return before
+    for length in range(len(path) - 1, -1, -1):
+        holder = old.holders.get(path[:length], ())
+        if holder[:1] == ("object",):
+            if new.tokens.get(path[:length]) != old.tokens.get(path[:length]):
+                continue  # the type itself differs: blame the one that compared it
+            return holder
+    return old.holders.get((), None) if old.holders.get((), ("",))[0] == "object" else None
+
+
+def _hash_site(cls):
+    for owner in cls.__mro__:
+        if owner is object:
+            break
+        if "__hash__" in vars(owner) or "__eq__" in vars(owner):
+            function = vars(owner).get("__hash__") or vars(owner).get("__eq__")
+            if isinstance(function, types.FunctionType) and not function.__code__.co_filename.startswith("<"):
+                site = places.function_site(function)
+                if site is not None:
+                    return site
+            return places.class_site(owner)
+    return places.class_site(cls)
+
+
+def _identity_culprit(old, new, depth: int = 0, field=None):
+    """Why two values of equal state compare unequal: ("identity", obj, None) for a class hashing by identity,
+    ("method"|"function"|"partial", value, (owner, name) or None) for a callable made anew."""
+    if depth > 4 or old is new:
+        return None
+    kind = type(new)
+    if isinstance(new, types.MethodType):
+        if old.__self__ is not new.__self__:
+            return "method", new, field
+        return None
+    if isinstance(new, types.FunctionType):
+        return ("function", new, field) if old is not new else None
+    if isinstance(new, __import__("functools").partial):
+        return "partial", new, field
+    try:
+        if old == new:
+            return None
+    except Exception:  # noqa: BLE001
+        return None
+    if isinstance(new, (tuple, list)):
+        for a, b in zip(old, new):
+            found = _identity_culprit(a, b, depth + 1, field)
+            if found:
+                return found
+        return None
+    if isinstance(new, dict):
+        for name in new:
+            found = _identity_culprit(old.get(name), new[name], depth + 1, field)
+            if found:
+                return found
+        return None
+    if is_plain_value(new):
+        return None
+    if kind.__eq__ is object.__eq__ or kind.__hash__ is object.__hash__ or _hashes_by_id(new):
+        return "identity", new, None
+    attributes = getattr(new, "__dict__", None) or {}
+    for name, value in attributes.items():
+        found = _identity_culprit(getattr(old, name, None), value, depth + 1, (new, name))
+        if found:
+            return found
+    return "identity", new, None
+
+
+def _hashes_by_id(value) -> bool:
+    try:
+        return hash(value) == id(value) or hash(value) == object.__hash__(value)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _callable_kind(value):
+    if isinstance(value, types.MethodType):
+        return "method", value
+    if isinstance(value, __import__("functools").partial):
+        return "partial", value
+    if isinstance(value, types.FunctionType):
+        return "function", value
+    return "object", value
+
+
+def _kind_text(kind: str, value) -> str:
+    if kind == "function":
+        name = getattr(value, "__name__", "")
+        return "lambda" if name == "<lambda>" else f"nested function `{name}`" if "<locals>" in getattr(value, "__qualname__", "") else f"function `{name}`"
+    if kind == "method":
+        return f"bound method `{type(value.__self__).__name__}.{value.__func__.__name__}`"
+    if kind == "partial":
+        return "`functools.partial`"
+    if kind == "identity":
+        return f"`{type(value).__name__}` (hashing by identity)"
+    return f"`{type(value).__name__}`"
+
+
+def _code_of(fun):
+    """The code a transformed callable runs, through `functools.wraps`, partials and bound methods."""
+    seen = 0
+    while seen < 8:
+        seen += 1
+        if isinstance(fun, types.MethodType):
+            fun = fun.__func__
+        elif isinstance(fun, __import__("functools").partial):
+            fun = fun.func
+        elif isinstance(fun, types.FunctionType):
+            if getattr(fun, "__wrapped__", None) is not None and fun.__code__.co_filename.endswith(("api.py", "ad_checkpoint.py")):
+                fun = fun.__wrapped__
+                continue
+            return fun.__code__
+        elif getattr(fun, "__wrapped__", None) is not None:
+            fun = fun.__wrapped__
+        else:
+            call = getattr(type(fun), "__call__", None)
+            return getattr(call, "__code__", None)
+    return None
+
+
+def _fresh_each_time(fun) -> bool:
+    return isinstance(fun, (types.MethodType, types.FunctionType, __import__("functools").partial))
+
+
+def _baked(fun, here: Site) -> list[Key]:
+    """What a traced function holds besides its arguments: the object of a bound method (JAX201),
+    objects a closure holds (JAX203), data globals and closed-over values it reads (JAX204)."""
+    found: list[Key] = []
+    seen = 0
+    current = fun
+    while current is not None and seen < 8:
+        seen += 1
+        if isinstance(current, types.MethodType):
+            owner = current.__self__
+            if not isinstance(owner, type) and _user_object(owner):
+                found.append(Key(owner, take(owner), "self", "self", here, name="self"))
+            current = current.__func__
+            continue
+        if isinstance(current, __import__("functools").partial):
+            current = current.func
+            continue
+        if isinstance(current, types.FunctionType):
+            _closure_and_globals(current, here, found)
+            inner = getattr(current, "__wrapped__", None)
+            if inner is None:
+                closure = [cell.cell_contents for cell in (current.__closure__ or ()) if _cell_full(cell)]
+                inner = next((value for value in closure if isinstance(value, types.MethodType)), None)
+            current = inner
+            continue
+        current = getattr(current, "__wrapped__", None)
+    return found
+
+
+@contextlib.contextmanager
+def _recording(keys: list):
+    """While a function traces, note which attributes of the objects it holds it reads: a change to
+    state no trace reads (a call counter) is no stale result."""
+    by_id = {id(key.obj): key for key in keys}
+    for key in keys:
+        if key.reads is None:
+            key.reads = set()
+    patched = []
+    for cls in {type(key.obj) for key in keys}:
+        own = cls.__dict__.get("__getattribute__")
+        base = cls.__getattribute__
+
+        def getattribute(self, name, _base=base):
+            key = by_id.get(id(self))
+            if key is not None:
+                key.reads.add(name)
+            return _base(self, name)
+
+        try:
+            cls.__getattribute__ = getattribute
+        except (TypeError, AttributeError):
+            continue
+        patched.append((cls, own))
+    try:
+        yield
+    finally:
+        for cls, own in patched:
+            if own is None:
+                del cls.__getattribute__
+            else:
+                cls.__getattribute__ = own
+
+
+def _cell_full(cell) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:
+        return False
+    return True
+
+
+def _user_object(value) -> bool:
+    module = type(value).__module__ or ""
+    return hasattr(value, "__dict__") and not module.startswith(("jax", "flax", "equinox", "optax", "builtins", "numpy", "functools"))
+
+
+def _closure_and_globals(function: types.FunctionType, here: Site, found: list) -> None:
+    code = function.__code__
+    if code.co_filename.endswith(("api.py", "ad_checkpoint.py")) or "/jax/" in code.co_filename:
+        return
+    written = _written(code)
+    for name, cell in zip(code.co_freevars, function.__closure__ or ()):
+        if not _cell_full(cell) or name in written:
+            continue
+        value = cell.cell_contents
+        if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType)) or callable(value) and not _user_object(value):
+            continue
+        if _user_object(value) and name == "self":
+            found.append(Key(value, take(value), name, "closure", here, name=name))
+        elif isinstance(value, (list, dict, set, np.ndarray)):
+            found.append(Key(value, take(value), name, "global", here, name=name))
+    namespace = function.__globals__
+    for name in _names(code) - written:
+        if name not in namespace:
+            continue
+        value = namespace[name]
+        if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, jax.Array)) or callable(value):
+            continue
+        if is_plain_value(value) or isinstance(value, (list, dict, set, np.ndarray)):
+            found.append(Key(value, None if is_plain_value(value) else take(value), name, "global", here, namespace=namespace, name=name))
+
+
+_MUTATORS = {"append", "extend", "clear", "update", "add", "pop", "insert", "remove", "setdefault", "discard", "popitem"}
+
+
+def _written(code) -> set[str]:
+    """Globals the function changes (a trace log: `TRACES.append(...)`, `COUNT[0] += 1`), not values it reads."""
+    import dis
+
+    written: set[str] = set()
+    loaded = None
+    distance = 0
+    for instruction in dis.get_instructions(code):
+        if instruction.opname in ("LOAD_GLOBAL", "LOAD_DEREF"):
+            loaded, distance = instruction.argval, 0
+            continue
+        distance += 1
+        if loaded is None or distance > 8:
+            continue
+        if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and instruction.argval in _MUTATORS and distance == 1:
+            written.add(loaded)
+        elif instruction.opname == "STORE_SUBSCR":
+            written.add(loaded)
+            loaded = None
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            written |= _written(constant)
+    return written
+
+
+def _names(code) -> set[str]:
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            names |= _names(constant)
+    return names
+
+
+def _worth_watching(snapshot: Snapshot) -> bool:
+    for holder in snapshot.holders.values():
+        if holder[0] in _MUTABLE_HOLDERS or (holder[0] == "object" and not holder[2]):
+            return True
+    return False
+
+
+def _aux_entries(dynamic, flatten_functions) -> list:
+    """(path, pytree class, the node, aux_data, snapshot) of each user pytree node in the arguments."""
+    entries: list = []
+    _aux_walk(dynamic, "", entries, 0)
+    return entries
+
+
+def _aux_walk(value, path: str, entries: list, depth: int) -> None:
+    if depth > 8 or len(entries) > 200 or isinstance(value, (jax.Array, np.ndarray)) or value is None or is_plain_value(value):
+        return
+    try:
+        children, treedef = jax.tree_util.tree_flatten_with_path(value, is_leaf=lambda x: x is not value)
+    except Exception:  # noqa: BLE001 - a flatten of the user's that fails is JAX's to report
+        return
+    data = treedef.node_data()
+    if data is None:
+        return
+    node, aux = data
+    if node not in _BUILTIN_NODES and aux is not None and not getattr(node, "_fields", None):
+        entries.append((path, node, value, aux, None if is_plain_value(aux) else take(aux)))
+    for key_path, child in children:
+        _aux_walk(child, path + jax.tree_util.keystr(key_path), entries, depth + 1)
+
+
+def _aux_parts(aux, reachable: set, depth: int = 0):
+    """The values in `aux_data` whose state can change and that the arguments hold (an `aux_data` built
+    anew by each flatten is not what changes): the outermost such objects."""
+    if is_plain_value(aux) or isinstance(aux, (type, types.FunctionType, jax.Array)) or depth > 3:
+        return
+    if id(aux) in reachable:
+        yield aux
+        return
+    if isinstance(aux, (tuple, list)):
+        for item in aux:
+            yield from _aux_parts(item, reachable, depth + 1)
+    elif isinstance(aux, dict):
+        for item in aux.values():
+            yield from _aux_parts(item, reachable, depth + 1)
+    else:
+        attributes = getattr(aux, "__dict__", None)
+        if isinstance(attributes, dict):
+            for item in attributes.values():
+                yield from _aux_parts(item, reachable, depth + 1)
+
+
+def _flat(value, depth: int = 0):
+    if depth > 3:
+        return
+    yield value
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _flat(item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _flat(item, depth + 1)
+    elif not is_plain_value(value) and not isinstance(value, (np.ndarray, jax.Array, type, types.FunctionType, types.MethodType)):
+        attributes = getattr(value, "__dict__", None)
+        if isinstance(attributes, dict):
+            for item in attributes.values():
+                yield from _flat(item, depth + 1)
+
+
+def _field_holding(instance, value) -> str | None:
+    attributes = getattr(instance, "__dict__", None) or {}
+    for name, held in attributes.items():
+        if held is value:
+            return name
+    for name, held in attributes.items():
+        if any(item is value for item in _flat(held)):
+            return name
+    return None
+
+
+def _flatten_site(node, flatten_functions):
+    function = flatten_functions.get(node) or vars(node).get("tree_flatten")
+    if function is not None:
+        site = places.function_site(function)
+        if site is not None:
+            return site
+    return places.class_site(node)
+
+
+def _unhashable_field(value) -> str | None:
+    if dataclasses.is_dataclass(value):
+        attributes = {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
+    else:
+        attributes = {name: held for name, held in (getattr(value, "__dict__", None) or {}).items() if not name.startswith("_")}
+    for name, held in attributes.items():
+        try:
+            hash(held)
+        except Exception:  # noqa: BLE001
+            return name
+    return None
+
+
+def _reachable(value, limit: int = 4000) -> set[int]:
+    """The ids of the objects below `value` (containers and object attributes), to tell whether a changed
+    object takes part in a call."""
+    seen: set[int] = set()
+    pending = [(value, 0)]
+    while pending and len(seen) < limit:
+        current, depth = pending.pop()
+        if id(current) in seen or depth > 6 or is_plain_value(current):
+            continue
+        seen.add(id(current))
+        if isinstance(current, (tuple, list, set, frozenset)):
+            pending.extend((item, depth + 1) for item in list(current)[:64])
+        elif isinstance(current, dict):
+            pending.extend((item, depth + 1) for item in list(current.values())[:64])
+        elif isinstance(current, (jax.Array, np.ndarray)):
+            continue
+        else:
+            attributes = getattr(current, "__dict__", None)
+            if isinstance(attributes, dict):
+                pending.extend((item, depth + 1) for item in list(attributes.values())[:64])
+    return seen
