@@ -9,7 +9,9 @@ the only part of jaxcheck that imports JAX.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
+import types
 from typing import Callable, Iterator
 
 from jaxcheck.findings import Finding
@@ -63,5 +65,14 @@ def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]
                 patches.uninstall()
                 _current = None
 
+
+class _CallableModule(types.ModuleType):
+    """`jaxcheck.watch` is this package, and `jaxcheck.watch()` the context manager: both spellings work."""
+
+    def __call__(self, *args, **kwargs):
+        return watch(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["Seen", "watch"]

@@ -20,7 +20,7 @@ import sys
 import threading
 import types
 
-from jaxcheck.watch import places
+import jaxcheck.watch.places as places
 
 _local = threading.local()
 
@@ -241,12 +241,17 @@ class Patches:
 
     def __init__(self, observer) -> None:
         self.observer = observer
-        self.replaced: list[tuple[object, str, object]] = []
+        self.replaced: list[tuple[object, str, object, bool]] = []
         self.finder: _Finder | None = None
 
     def install(self) -> None:
-        import jax.experimental.pjit  # noqa: F401 - so that `from jax.experimental.pjit import pjit` finds the patched one
+        import warnings
+
         import jax.tree_util
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            import jax.experimental.pjit  # noqa: F401 - so that `from jax.experimental.pjit import pjit` finds the patched one
 
         for module_name, attribute in JAX_TRANSFORMS:
             self._patch(module_name, attribute)
@@ -269,13 +274,20 @@ class Patches:
     def uninstall(self) -> None:
         if self.finder is not None and self.finder in sys.meta_path:
             sys.meta_path.remove(self.finder)
-        for owner, attribute, original in reversed(self.replaced):
-            setattr(owner, attribute, original)
+        for owner, attribute, original, own in reversed(self.replaced):
+            if own:
+                setattr(owner, attribute, original)
+            else:  # it was the module's `__getattr__`'s (a deprecated name): let it answer again
+                delattr(owner, attribute)
         self.replaced.clear()
 
     def _patch(self, module_name: str, attribute: str) -> None:
+        import warnings
+
         module = sys.modules.get(module_name)
-        original = getattr(module, attribute, None) if module is not None else None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            original = getattr(module, attribute, None) if module is not None else None
         if original is None or getattr(original, "_jaxcheck_original", None) is not None:
             return
         transform = f"{module_name}.{attribute}"
@@ -307,8 +319,9 @@ class Patches:
             return Watched(transform, real, traced, fun, spec, site, observer)
 
         patched._jaxcheck_original = original
+        own = attribute in vars(module)
         setattr(module, attribute, patched)
-        self.replaced.append((module, attribute, original))
+        self.replaced.append((module, attribute, original, own))
 
     def _patch_registration(self, module, attribute: str) -> None:
         original = getattr(module, attribute, None)
@@ -324,7 +337,7 @@ class Patches:
             return original(nodetype, *rest, **options)
 
         setattr(module, attribute, patched)
-        self.replaced.append((module, attribute, original))
+        self.replaced.append((module, attribute, original, True))
 
 
 class _Finder(importlib.abc.MetaPathFinder):

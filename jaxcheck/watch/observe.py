@@ -24,7 +24,7 @@ import numpy as np
 import jax
 
 from jaxcheck.findings import Finding, Related, place_named
-from jaxcheck.watch import places
+import jaxcheck.watch.places as places
 from jaxcheck.watch.places import Site
 from jaxcheck.watch.snapshot import Snapshot, describe, frozen, is_plain_value, take
 
@@ -143,7 +143,7 @@ class Observer:
             result = call(*args, **kwargs)
         except Exception as error:
             try:
-                self._failed(state, error, args, kwargs, statics, Site(places.spelled(frame.f_code.co_filename), frame.f_lineno))
+                self._failed(state, error, args, kwargs, statics, places.of_frame(frame))
             except Exception as own:  # noqa: BLE001
                 self.failed_self(own)
             raise
@@ -151,7 +151,7 @@ class Observer:
         if not (traced or pending or any(not is_plain_value(value) for _, value in statics)):
             return result
         try:
-            here = Site(places.spelled(frame.f_code.co_filename), frame.f_lineno)
+            here = places.of_frame(frame)
             for key, snapshot, changes in pending:
                 self._changed(state, key, snapshot, changes, traced, here)
                 if snapshot is not None:
@@ -234,14 +234,17 @@ class Observer:
         values = state.values_at.setdefault((label, here), set())
         values.add(token)
         if len(values) == _VALUES_BEFORE_REPORT:
-            shown = _value_text(value)
-            self._finding(
-                "JAX402", here, (id(state), label, here),
-                f"static argument `{label}` of `{state.name}` took {len(values)} distinct values at this call (the last "
-                f"{shown}): `{state.short_transform}` traces and compiles once per value",
-                f"Pass `{label}` as a traced argument (an array), or keep the set of values it takes small and fixed",
-                related=_made(state),
+            self._varies(
+                state, label, here, f"took {len(values)} distinct values at this call (the last {_value_text(value)})",
+                "once per value", f"Pass `{label}` as a traced argument (an array), or keep the set of values it takes small and fixed",
             )
+
+    def _varies(self, state, label, here, what: str, how_often: str, fix: str) -> None:
+        self._finding(
+            "JAX402", here, (id(state), label, here),
+            f"static argument `{label}` of `{state.name}` {what}: `{state.short_transform}` traces and compiles {how_often}",
+            fix, related=_made(state),
+        )
 
     def _unequal_twin(self, state, label, twin: Key, value, here) -> None:
         """A compilation for a value whose state equals an earlier key's: JAX102, JAX105 or a fresh function (JAX402)."""
@@ -281,12 +284,9 @@ class Observer:
                 related=(Related(here.path, here.line, here.column, "passed as a static argument here"),),
             )
         else:
-            self._finding(
-                "JAX402", here, (id(state), label, here),
-                f"static argument `{label}` of `{state.name}` is a new {_kind_text(kind, holder)} on each call, equal "
-                f"in code but not `==` to the last: `{state.short_transform}` traces and compiles again for each",
-                f"Build `{label}` once outside the loop, or pass a module-level function",
-                related=_made(state),
+            self._varies(
+                state, label, here, f"is a new {_kind_text(kind, holder)} on each call, equal in code but not `==` to the last",
+                "again for each", f"Build `{label}` once outside the loop, or pass a module-level function",
             )
 
     def _equal_but_different(self, state, label, value, snapshot, earlier, here) -> None:

@@ -26,6 +26,23 @@ class Site:
         return f"{self.path}:{self.line}"
 
 
+def of_frame(frame) -> Site:
+    """The place a frame is at: its line, and the column of the call it is making."""
+    code = frame.f_code
+    return Site(spelled(code.co_filename), frame.f_lineno, _column(code, frame.f_lasti, frame.f_lineno))
+
+
+@functools.lru_cache(maxsize=4096)
+def _column(code, offset: int, line: int) -> int:
+    positions = getattr(code, "co_positions", None)
+    if positions is None:
+        return 1
+    for index, (start, _, column, _) in enumerate(positions()):
+        if index == offset // 2:
+            return column + 1 if column is not None and start == line else 1
+    return 1
+
+
 def spelled(filename: str) -> str:
     """A file's path as the user would type it: relative to the working folder when below it."""
     if not filename or filename.startswith("<"):
@@ -47,7 +64,7 @@ def caller(depth: int = 2) -> Site | None:
         frame = frame.f_back
     if frame is None:
         return None
-    return Site(spelled(frame.f_code.co_filename), frame.f_lineno)
+    return of_frame(frame)
 
 
 @functools.lru_cache(maxsize=4096)
