@@ -26,9 +26,10 @@ import jax
 from jaxcheck.findings import Finding, Related, place_named
 import jaxcheck.watch.places as places
 from jaxcheck.watch.places import Site
-from jaxcheck.watch.snapshot import Snapshot, describe, frozen, is_plain_value, take
+from jaxcheck.watch.snapshot import Snapshot, describe, frozen, is_plain_value, shallow_state, take
 
 _KEYS_KEPT = 16  # earlier static values kept per argument
+_VERIFIED_KEPT = 64  # objects found equal to a key and unchangeable, kept so that their ids stay theirs
 _ROOTS_KEPT = 32  # objects watched for changes per function
 _VALUES_BEFORE_REPORT = 3  # distinct values of a static argument at one call site before JAX402
 _NON_HASHABLE = "Non-hashable static arguments are not supported"
@@ -51,6 +52,7 @@ class Key:
     namespace: dict | None = None  # for a global: the module's namespace, to see a rebinding
     name: str = ""  # for a global or a closure variable
     reads: set | None = None  # for an object a function holds: the attributes its traces read
+    fixed: bool = False  # immutable all the way down: its state cannot change
 
 
 @dataclasses.dataclass
@@ -66,6 +68,9 @@ class FunctionState:
     values_at: dict = dataclasses.field(default_factory=dict)  # (label, call site) -> set of tokens
     last_aux: list = dataclasses.field(default_factory=list)
     watched: object = None  # a weak reference to the transformed function the user holds
+    fixed_ids: set = dataclasses.field(default_factory=set)  # ids of keys that cannot change (each held in `keys`)
+    verified: dict = dataclasses.field(default_factory=dict)  # id -> an object found equal to a key, unchangeable
+    shallow: set = dataclasses.field(default_factory=set)  # `shallow_state`s of the keys that have one
 
     @property
     def name(self) -> str:
@@ -92,6 +97,7 @@ class Observer:
         # a function jitted anew per call shares them with the last one.
         self._baked: dict = {}
         self.errors: list[str] = []
+        places.forget()
 
     # -- bookkeeping --------------------------------------------------------
 
@@ -148,7 +154,7 @@ class Observer:
                 self.failed_self(own)
             raise
         traced = state.traced.count != before
-        if not (traced or pending or any(not is_plain_value(value) for _, value in statics)):
+        if not (traced or pending) and _nothing_new(state, statics):
             return result
         try:
             here = places.of_frame(frame)
@@ -200,8 +206,15 @@ class Observer:
         for label, value in statics:
             plain = is_plain_value(value)
             earlier = state.keys.setdefault(label, [])
-            snapshot = None if plain else take(value)
+            if id(value) in state.fixed_ids:
+                continue
+            shallow = None if plain else shallow_state(value)
+            if shallow is not None and not traced and shallow in state.shallow:
+                continue  # a new object, frozen, of plain fields, equal in state to a key: nothing to see
             same = next((key for key in earlier if key.obj is value), None)
+            if same is not None and same.fixed:
+                continue
+            snapshot = None if plain else take(value)
             if same is not None:
                 if same.snapshot is not None and snapshot is not None:
                     changes = same.snapshot.changes(snapshot)
@@ -221,7 +234,15 @@ class Observer:
                 self._unequal_twin(state, label, twin, value, here)
             else:
                 self._new_value(state, label, value, snapshot, here)
-            earlier.append(Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here))
+            key = Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here)
+            key.fixed = plain or not _worth_watching(snapshot)
+            earlier.append(key)
+            if key.fixed and not plain:
+                state.fixed_ids.add(id(value))
+            if shallow is not None:
+                state.shallow.add(shallow)
+            for dropped in earlier[:-_KEYS_KEPT]:
+                state.fixed_ids.discard(id(dropped.obj))
             del earlier[:-_KEYS_KEPT]
 
     def _new_value(self, state, label, value, snapshot, here) -> None:
@@ -302,6 +323,13 @@ class Observer:
                 continue
             changes = key.snapshot.changes(snapshot)
             if not changes:
+                if key.fixed and not _worth_watching(snapshot):  # checked once: it cannot change
+                    state.verified[id(value)] = value
+                    state.fixed_ids.add(id(value))
+                    if len(state.verified) > _VERIFIED_KEPT:
+                        dropped = next(iter(state.verified))
+                        del state.verified[dropped]
+                        state.fixed_ids.discard(dropped)
                 return
             path = changes[0]
             shared = _resolve(key.obj, path[:-1])
@@ -575,6 +603,21 @@ class Observer:
 
 
 _FILTERED = {"equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.compat.jit", "flax.nnx.jit_partial", "flax.nnx.pmap"}
+
+
+def _nothing_new(state: FunctionState, statics) -> bool:
+    """The call's static values are all plain, known unchangeable keys, or new frozen objects equal
+    in state to a key (the common case, checked first and fast)."""
+    fixed, shallow = state.fixed_ids, state.shallow
+    for _, value in statics:
+        if id(value) in fixed or is_plain_value(value):
+            continue
+        if shallow:
+            state_of = shallow_state(value)
+            if state_of is not None and state_of in shallow:
+                continue
+        return False
+    return True
 
 
 def _place(site: Site | None) -> str:

@@ -43,8 +43,10 @@ def _column(code, offset: int, line: int) -> int:
     return 1
 
 
+@functools.lru_cache(maxsize=4096)
 def spelled(filename: str) -> str:
-    """A file's path as the user would type it: relative to the working folder when below it."""
+    """A file's path as the user would type it: relative to the working folder when below it
+    (the working folder when first asked: `forget()` at the start of a watch)."""
     if not filename or filename.startswith("<"):
         return filename or "<unknown>"
     absolute = os.path.abspath(filename)
@@ -52,6 +54,10 @@ def spelled(filename: str) -> str:
     if absolute.startswith(here + os.sep):
         return os.path.relpath(absolute, here)
     return absolute
+
+
+def forget() -> None:
+    spelled.cache_clear()
 
 
 def caller(depth: int = 2) -> Site | None:

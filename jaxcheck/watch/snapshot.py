@@ -32,7 +32,7 @@ _CALLABLE_CLASS_MEMBERS = (types.FunctionType, classmethod, staticmethod, proper
 def is_plain_value(value) -> bool:
     """A value whose state cannot change: no snapshot needed."""
     kind = type(value)
-    if kind in _PRIMITIVES or isinstance(value, enum.Enum):
+    if kind in _PRIMITIVES or _kind(kind) == "enum":
         return True
     if kind is tuple or kind is frozenset:
         return all(is_plain_value(item) for item in value)
@@ -62,6 +62,23 @@ def take(obj) -> Snapshot:
     return snapshot
 
 
+def shallow_state(value):
+    """For an instance of a frozen class whose fields are all plain values, (its class, its fields):
+    equal for two objects exactly when their snapshots are; else None."""
+    kind = type(value)
+    if not frozen(kind):
+        return None
+    attributes = getattr(value, "__dict__", None)
+    if type(attributes) is not dict or _slots(kind):
+        return None
+    items = tuple(attributes.items())
+    for _, item in items:
+        if type(item) not in _PRIMITIVES:
+            return None
+    return kind, items
+
+
+@functools.lru_cache(maxsize=None)
 def frozen(cls) -> bool:
     """Instances cannot be changed by attribute assignment: a frozen dataclass, a
     NamedTuple, or a class whose own `__setattr__` blocks it (an immutable pattern)."""
@@ -75,47 +92,79 @@ def frozen(cls) -> bool:
     return setter is not object.__setattr__ and not owner.__module__.startswith(("flax", "builtins"))
 
 
+_TRACER = jax.core.Tracer
+_kinds: dict[type, str] = {}
+
+
+def _kind(kind: type) -> str:
+    """What a type is, for the walk: found once per type (`isinstance` on JAX's array types is slow)."""
+    found = _kinds.get(kind)
+    if found is not None:
+        return found
+    if kind in _EXACT:
+        found = "exact"
+    elif kind is float or kind is complex:
+        found = "float"
+    elif issubclass(kind, enum.Enum):
+        found = "enum"
+    elif issubclass(kind, _TRACER):
+        found = "tracer"
+    elif issubclass(kind, np.ndarray):
+        found = "ndarray"
+    elif issubclass(kind, jax.Array):
+        found = "array"
+    elif issubclass(kind, np.generic):
+        found = "scalar"
+    elif issubclass(kind, types.ModuleType):
+        found = "module"
+    elif issubclass(kind, (types.FunctionType, types.BuiltinFunctionType)):
+        found = "function"
+    elif getattr(kind, "_jaxcheck_opaque", False):
+        found = "transformed"
+    else:
+        found = "other"
+    _kinds[kind] = found
+    return found
+
+
 def _walk(obj, path: tuple, depth: int, snapshot: Snapshot, seen: set) -> None:
     tokens = snapshot.tokens
     if len(tokens) >= _BUDGET:
         return
     kind = type(obj)
-    if kind in _EXACT:
+    category = _kind(kind)
+    if category == "exact":
         tokens[path] = (kind, obj)
         snapshot.values[path] = _short(obj)
         return
-    if kind is float or kind is complex:
+    if category == "float" or category == "scalar":
         tokens[path] = (kind, repr(obj))  # NaN is unequal to itself; its repr is not
         snapshot.values[path] = repr(obj)
         return
-    if isinstance(obj, enum.Enum):
+    if category == "enum":
         tokens[path] = ("enum", kind.__qualname__, obj.name)
         return
-    if isinstance(obj, jax.core.Tracer):
+    if category == "tracer":
         tokens[path] = ("tracer",)
         return
-    if isinstance(obj, np.ndarray):
+    if category == "ndarray":
         content = hash(obj.tobytes()) if obj.nbytes <= _ARRAY_BYTES else id(obj)
         tokens[path] = ("ndarray", obj.shape, obj.dtype.str, content)
         snapshot.holders[path] = ("ndarray",)
         if obj.size <= 8:
             snapshot.values[path] = _short(obj.tolist())
         return
-    if isinstance(obj, jax.Array):
+    if category == "array":
         tokens[path] = ("array", tuple(obj.shape), str(obj.dtype))  # replaced arrays of one shape are not a change
         return
-    if isinstance(obj, np.generic):
-        tokens[path] = (kind, repr(obj))
-        snapshot.values[path] = repr(obj)
-        return
-    if isinstance(obj, types.ModuleType):
+    if category == "module":
         tokens[path] = ("module", obj.__name__)
         return
-    if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
+    if category == "function":
         tokens[path] = ("function", getattr(obj, "__qualname__", ""), id(getattr(obj, "__code__", obj)))
         snapshot.holders[path] = ("function", obj)
         return
-    if getattr(kind, "_jaxcheck_opaque", False):
+    if category == "transformed":
         tokens[path] = ("transformed", id(obj))
         return
     if id(obj) in seen or depth > _DEPTH:
@@ -169,6 +218,7 @@ def _walk(obj, path: tuple, depth: int, snapshot: Snapshot, seen: set) -> None:
             _walk(value, path + (f".{name}",), depth + 1, snapshot, seen)
 
 
+@functools.lru_cache(maxsize=None)
 def _slots(kind) -> list[str]:
     names = []
     for base in kind.__mro__:
