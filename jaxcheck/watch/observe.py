@@ -53,6 +53,7 @@ class Key:
     name: str = ""  # for a global or a closure variable
     reads: set | None = None  # for an object a function holds: the attributes its traces read
     fixed: bool = False  # immutable all the way down: its state cannot change
+    read_map: dict | None = None  # for a static value: id of each object in it -> the attributes its trace read
 
 
 @dataclasses.dataclass
@@ -71,6 +72,8 @@ class FunctionState:
     fixed_ids: set = dataclasses.field(default_factory=set)  # ids of keys that cannot change (each held in `keys`)
     verified: dict = dataclasses.field(default_factory=dict)  # id -> an object found equal to a key, unchangeable
     shallow: set = dataclasses.field(default_factory=set)  # `shallow_state`s of the keys that have one
+    current: tuple = ()  # the static values of the call running now (its trace reads them)
+    reads_by_id: dict = dataclasses.field(default_factory=dict)  # id of a static object -> attributes a trace read
 
     @property
     def name(self) -> str:
@@ -114,9 +117,9 @@ class Observer:
                     self._baked[(site, key.origin, key.name, id(key.obj))] = key
                 baked.append(key)
             state.baked = baked
-            readers = [key for key in baked if key.origin in ("self", "closure")]
-            if readers:
-                traced.around = functools.partial(_recording, readers)
+            if spec.any or any(key.origin in ("self", "closure") for key in baked):
+                # weakly: the function JAX keys its cache on must die with the transformed function, as unwatched
+                traced.around = functools.partial(_trace_recording, weakref.ref(state))
         except Exception as error:  # noqa: BLE001 - the watcher never breaks the program
             self.failed_self(error)
         return state
@@ -139,6 +142,7 @@ class Observer:
     def call(self, state: FunctionState, call, args: tuple, kwargs: dict, frame):
         spec = state.spec
         statics = spec.statics(args, kwargs) if spec.any else ()
+        state.current = statics
         try:
             pending = self._changed_roots(state, args, kwargs) if (state.roots or state.baked) else ()
         except Exception as error:  # noqa: BLE001 - the watcher never breaks the program
@@ -148,11 +152,13 @@ class Observer:
         try:
             result = call(*args, **kwargs)
         except Exception as error:
+            state.current = ()
             try:
                 self._failed(state, error, args, kwargs, statics, places.of_frame(frame))
             except Exception as own:  # noqa: BLE001
                 self.failed_self(own)
             raise
+        state.current = ()
         traced = state.traced.count != before
         if not (traced or pending) and _nothing_new(state, statics):
             return result
@@ -218,6 +224,8 @@ class Observer:
             if same is not None:
                 if same.snapshot is not None and snapshot is not None:
                     changes = same.snapshot.changes(snapshot)
+                    if changes and not traced:  # a stale result only where the trace read what changed
+                        changes = [path for path in changes if _was_read(same, path)]
                     if changes:
                         self._changed(state, same, snapshot, changes, traced, here)
                         same.snapshot = snapshot
@@ -236,6 +244,8 @@ class Observer:
                 self._new_value(state, label, value, snapshot, here)
             key = Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here)
             key.fixed = plain or not _worth_watching(snapshot)
+            if not plain:
+                key.read_map = {number: state.reads_by_id.pop(number) for number in _read_targets(value) if number in state.reads_by_id}
             earlier.append(key)
             if key.fixed and not plain:
                 state.fixed_ids.add(id(value))
@@ -875,28 +885,75 @@ def _baked(fun, here: Site) -> list[Key]:
     return found
 
 
+def _trace_recording(reference):
+    """What a trace of the function reads of the objects it holds and of the static objects it is given."""
+    state = reference()
+    targets = {}
+    if state is None:
+        return _recording(targets)
+    for key in state.baked:
+        if key.origin in ("self", "closure"):
+            if key.reads is None:
+                key.reads = set()
+            targets[id(key.obj)] = (key.obj, key.reads)
+    for _, value in state.current:
+        if is_plain_value(value):
+            continue
+        for number, obj in _read_targets(value).items():
+            targets.setdefault(number, (obj, state.reads_by_id.setdefault(number, set())))
+    return _recording(targets)
+
+
+def _read_targets(value) -> dict:
+    """The objects of a static value whose attribute reads are noted: the value, the object of a bound
+    method, the items of a tuple or list."""
+    found = {}
+    for obj in (value, getattr(value, "__self__", None), *(value if isinstance(value, (tuple, list)) else ())):
+        if obj is not None and not is_plain_value(obj) and not isinstance(obj, (type, types.MethodType, types.FunctionType)) \
+                and isinstance(getattr(obj, "__dict__", None), dict):
+            found[id(obj)] = obj
+    return found
+
+
+def _was_read(key: Key, path: tuple) -> bool:
+    """Whether a trace read the attribute that changed at `path` below the key (True when unknown)."""
+    if not key.read_map:
+        return True
+    obj = key.obj
+    for step in path:
+        reads = key.read_map.get(id(obj))
+        if reads is not None and step.startswith(".") and step[1:] not in reads and "__dict__" not in reads:
+            return False
+        obj = _resolve(obj, (step,))
+        if obj is _MISSING:
+            return True
+    return True
+
+
 @contextlib.contextmanager
-def _recording(keys: list):
-    """While a function traces, note which attributes of the objects it holds it reads: a change to
-    state no trace reads (a call counter) is no stale result."""
-    by_id = {id(key.obj): key for key in keys}
-    for key in keys:
-        if key.reads is None:
-            key.reads = set()
+def _recording(targets: dict):
+    """While a function traces, note which attributes of the given objects it reads (`targets`: id ->
+    (object, the set to add to)): a change to state no trace reads (a call counter) is no stale result."""
+    if not targets:
+        yield
+        return
     patched = []
-    for cls in {type(key.obj) for key in keys}:
+    for cls in {type(obj) for obj, _ in targets.values()}:
         own = cls.__dict__.get("__getattribute__")
         base = cls.__getattribute__
 
         def getattribute(self, name, _base=base):
-            key = by_id.get(id(self))
-            if key is not None:
-                key.reads.add(name)
+            found = targets.get(id(self))
+            if found is not None and found[0] is self:
+                found[1].add(name)
             return _base(self, name)
 
         try:
             cls.__getattribute__ = getattribute
-        except (TypeError, AttributeError):
+        except (TypeError, AttributeError):  # a class that cannot be patched: what its objects' traces read is unknown
+            for obj, reads in targets.values():
+                if type(obj) is cls:
+                    reads.add("__dict__")
             continue
         patched.append((cls, own))
     try:

@@ -146,7 +146,7 @@ def _status(exit: SystemExit) -> int:
 def _print_traceback() -> None:
     """The program's traceback without jaxcheck's own frames on top."""
     kind, error, trace = sys.exc_info()
-    while trace is not None and trace.tb_frame.f_code.co_filename in (__file__, runpy.__file__):
+    while trace is not None and trace.tb_frame.f_code.co_filename in (__file__, runpy.__file__, "<frozen runpy>"):
         trace = trace.tb_next
     traceback.print_exception(kind, error, trace)
 
