@@ -90,8 +90,10 @@ def test_a_stale_result_names_the_attribute_its_values_the_call_sites_and_the_fi
     (finding,) = seen
     path = os.path.relpath(FIXTURES / "JAX101" / "fail_setter_method.py")
     assert (finding.path, finding.line, finding.code) == (path, 26, "JAX101")
-    assert "`sc.scale` changed from 2 to 3" in finding.message
-    assert [place.note for place in finding.related] == ["became a cache key here", "called again here"]
+    assert "`sc.scale` changed from 2 to 3 at line 31" in finding.message
+    assert [(place.note, place.line) for place in finding.related] == [
+        ("became a cache key here", 50), ("changed here", 31), ("called again here", 52)
+    ]
     assert finding.fix.startswith("Make `Scaler` immutable")
     consequence = "stale result" if Version(jax.__version__) < Version("0.11") else "compiled it again"
     assert consequence in finding.message
@@ -237,7 +239,7 @@ def test_the_command_runs_a_program_with_its_arguments_and_exits_1_on_findings(t
     assert completed.returncode == 1, completed.stderr
     output, finding = completed.stdout.splitlines()[:2], completed.stdout.splitlines()[2]
     assert output[0] == "2.0"
-    assert finding.startswith("train.py:8:1: JAX101 `Config` is mutable: `cfg.scale` changed from 2.0 to 3.0 after `cfg`")
+    assert finding.startswith("train.py:8:1: JAX101 `Config` is mutable: `cfg.scale` changed from 2.0 to 3.0 at line 20 after `cfg`")
     assert finding.endswith("[mutable-static]")
     assert completed.stderr.strip().endswith("jaxcheck watch: 1 finding")
 
@@ -248,7 +250,9 @@ def test_the_command_passes_on_the_programs_own_failure_and_writes_json(tmp_path
     assert completed.returncode == 7, completed.stderr
     (record,) = json.loads((tmp_path / "out.json").read_text())
     assert (record["path"], record["line"], record["code"], record["name"]) == ("train.py", 8, "JAX101", "mutable-static")
-    assert [place["note"] for place in record["related"]] == ["became a cache key here", "called again here"]
+    assert [(place["note"], place["line"]) for place in record["related"]] == [
+        ("became a cache key here", 19), ("changed here", 20), ("called again here", 21)
+    ]
 
 
 def test_the_command_runs_a_module_and_exits_0_when_nothing_is_seen(tmp_path):

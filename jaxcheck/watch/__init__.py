@@ -63,6 +63,7 @@ def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]
             with _lock:
                 observer.active = False
                 patches.uninstall()
+                observer.close()
                 _current = None
 
 

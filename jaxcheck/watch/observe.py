@@ -101,6 +101,63 @@ class Observer:
         self._baked: dict = {}
         self.errors: list[str] = []
         places.forget()
+        # Where watched objects' attributes were last set: (id, attribute) -> Site; the objects; the classes hooked.
+        self._writes: dict = {}
+        self._written: dict = {}
+        self._hooked: dict = {}
+
+    def close(self) -> None:
+        """Put back the `__setattr__` of the classes whose writes were watched."""
+        for cls, own in self._hooked.items():
+            try:
+                if own is None:
+                    del cls.__setattr__
+                else:
+                    cls.__setattr__ = own
+            except (TypeError, AttributeError):
+                pass
+        self._hooked.clear()
+        self._written.clear()
+
+    def _watch_writes(self, key: Key) -> None:
+        """Note where the mutable objects of a new key are changed from now on, to name the line."""
+        if key.snapshot is None:
+            return
+        for path, holder in key.snapshot.holders.items():
+            if holder[0] != "object" or holder[2] or not places.user_class(holder[1]):
+                continue
+            obj = _resolve(key.obj, path)
+            if obj is _MISSING:
+                continue
+            self._written[id(obj)] = obj
+            self._hook(holder[1])
+
+    def _hook(self, cls) -> None:
+        if cls in self._hooked:
+            return
+        own = cls.__dict__.get("__setattr__")
+        base = cls.__setattr__
+        written, writes = self._written, self._writes
+
+        def __setattr__(obj, name, value, _base=base):
+            if written.get(id(obj)) is obj:
+                writes[(id(obj), name)] = places.caller(2)
+            _base(obj, name, value)
+
+        try:
+            cls.__setattr__ = __setattr__
+        except (TypeError, AttributeError):
+            return
+        self._hooked[cls] = own
+
+    def _written_at(self, key: Key, path: tuple) -> Site | None:
+        """Where the attribute that changed at `path` below the key was last set, when it was watched."""
+        if not path or not path[-1].startswith("."):
+            return None
+        holder = _resolve(key.obj, path[:-1])
+        if holder is _MISSING:
+            return None
+        return self._writes.get((id(holder), path[-1][1:]))
 
     # -- bookkeeping --------------------------------------------------------
 
@@ -244,6 +301,8 @@ class Observer:
                 self._new_value(state, label, value, snapshot, here)
             key = Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here)
             key.fixed = plain or not _worth_watching(snapshot)
+            if not key.fixed:
+                self._watch_writes(key)
             if not plain:
                 key.read_map = {number: state.reads_by_id.pop(number) for number in _read_targets(value) if number in state.reads_by_id}
             earlier.append(key)
@@ -378,6 +437,10 @@ class Observer:
             return
         path = changes[0]
         change = _change_text(key.snapshot, snapshot, path, key.label)
+        written = self._written_at(key, path)
+        if written is not None:
+            change += f" at {_place(written)}"
+        related = _related(key.made, here, written)
         if key.origin == "self":
             cls = type(key.obj)
             self._finding(
@@ -386,7 +449,7 @@ class Observer:
                 f"in the state of its object when traced; {change} since, and {consequence}",
                 f"Jit a function that takes the `{cls.__name__}` state it reads as arguments, or make `self` static "
                 f"with an immutable `{cls.__name__}`",
-                related=_related(key.made, here),
+                related=related,
             )
             return
         if key.origin == "closure":
@@ -396,7 +459,7 @@ class Observer:
                 f"the function given to `{state.short_transform}` closes over `{key.name}` (a `{cls.__name__}`) and baked "
                 f"in its state when traced; {change} since, and {consequence}",
                 f"Pass the state the function reads (`{key.name}{path[0] if path else ''}`) as an argument",
-                related=_related(key.made, here),
+                related=related,
             )
             return
         if key.origin == "global":
@@ -405,7 +468,7 @@ class Observer:
                 f"`{state.name}` read {'global' if key.namespace is not None else 'closed-over'} `{key.name}` when it "
                 f"was traced; {change} since, and {consequence}",
                 f"Pass `{key.name}` to `{state.name}` as an argument",
-                related=_related(key.made, here),
+                related=related,
             )
             return
         code, cls, field = _blame(key, snapshot, path)
@@ -433,7 +496,7 @@ class Observer:
             "JAX302": f"Make `{field}` a pytree field (not static), or hold a tuple in it",
             "JAX303": "Put only immutable, hashable values (tuples, numbers, frozen dataclasses) in `aux_data`",
         }[code]
-        self._finding(code, site, (code, cls, field, path, traced), f"{what}; {consequence}", fix, related=_related(key.made, here))
+        self._finding(code, site, (code, cls, field, path, traced), f"{what}; {consequence}", fix, related=related)
 
     # -- a trace ------------------------------------------------------------
 
@@ -444,6 +507,7 @@ class Observer:
                 key.obj = key.namespace.get(key.name, key.obj)
             key.snapshot = None if is_plain_value(key.obj) else take(key.obj)
             key.made = here
+            self._watch_writes(key)
         self._aux(state, state.spec.dynamic(args, kwargs), here)
 
     def _recreated(self, state: FunctionState, here: Site) -> None:
@@ -493,6 +557,7 @@ class Observer:
                     continue
                 field = _instance(node) if part is instance else _field_holding(instance, part) or f"aux_data of {node.__name__}"
                 key = Key(part, part_snapshot, field, "aux", here, node=node)
+                self._watch_writes(key)
                 watched[id(part)] = key
                 state.roots.append(key)
         del state.roots[:-_ROOTS_KEPT]
@@ -640,10 +705,12 @@ def _made(state: FunctionState) -> tuple:
     return (Related(state.site.path, state.site.line, state.site.column, f"`{state.short_transform}` applied here"),) if state.site else ()
 
 
-def _related(made: Site | None, here: Site) -> tuple:
+def _related(made: Site | None, here: Site, written: Site | None = None) -> tuple:
     related = []
     if made is not None:
         related.append(Related(made.path, made.line, made.column, "became a cache key here"))
+    if written is not None:
+        related.append(Related(written.path, written.line, written.column, "changed here"))
     if made != here:
         related.append(Related(here.path, here.line, here.column, "called again here"))
     return tuple(related)
