@@ -54,6 +54,7 @@ class Key:
     reads: set | None = None  # for an object a function holds: the attributes its traces read
     fixed: bool = False  # immutable all the way down: its state cannot change
     read_map: dict | None = None  # for a static value: id of each object in it -> the attributes its trace read
+    quick: tuple | None = None  # (names, values) when what the traces read of the object is plain values
 
 
 @dataclasses.dataclass
@@ -225,6 +226,7 @@ class Observer:
                 self._changed(state, key, snapshot, changes, traced, here)
                 if snapshot is not None:
                     key.snapshot = snapshot
+                    key.quick = _quick(key)
             self._statics(state, statics, traced, here)
             if traced:
                 self._traced(state, args, kwargs, here)
@@ -243,7 +245,12 @@ class Observer:
                     continue
             if key.snapshot is None:
                 continue
-            snapshot = take(key.obj)
+            if key.quick is not None:
+                names, values = key.quick
+                attributes = key.obj.__dict__
+                if tuple([attributes.get(name, _MISSING) for name in names]) == values:
+                    continue
+            snapshot = take(key.obj, _only(key))
             changes = key.snapshot.changes(snapshot)
             if changes and key.reads is not None:
                 changes = [path for path in changes if path and path[0][1:] in key.reads]
@@ -505,7 +512,8 @@ class Observer:
         for key in state.baked:
             if key.namespace is not None:
                 key.obj = key.namespace.get(key.name, key.obj)
-            key.snapshot = None if is_plain_value(key.obj) else take(key.obj)
+            key.snapshot = None if is_plain_value(key.obj) else take(key.obj, _only(key))
+            key.quick = _quick(key)
             key.made = here
             self._watch_writes(key)
         self._aux(state, state.spec.dynamic(args, kwargs), here)
@@ -980,6 +988,26 @@ def _read_targets(value) -> dict:
                 and isinstance(getattr(obj, "__dict__", None), dict):
             found[id(obj)] = obj
     return found
+
+
+def _only(key: Key) -> set | None:
+    """The attributes of an object a function holds that its traces read, when known: the rest cannot
+    make a stale result, and is not looked at on each call."""
+    reads = key.reads
+    if reads is None or "__dict__" in reads or key.origin not in ("self", "closure"):
+        return None
+    return reads
+
+
+def _quick(key: Key) -> tuple | None:
+    """What a trace read of an object it holds, when that is a few plain values: compared as they are."""
+    only = _only(key)
+    attributes = getattr(key.obj, "__dict__", None)
+    if only is None or not isinstance(attributes, dict):
+        return None
+    names = tuple(sorted(name for name in only if name in attributes))
+    values = tuple(attributes[name] for name in names)
+    return (names, values) if all(is_plain_value(value) for value in values) else None
 
 
 def _was_read(key: Key, path: tuple) -> bool:

@@ -56,8 +56,19 @@ class Snapshot:
         return kept
 
 
-def take(obj) -> Snapshot:
+def take(obj, only: set | None = None) -> Snapshot:
+    """The snapshot of `obj`; of only the attributes `only` names, when given (what a trace read)."""
     snapshot = Snapshot({}, {}, {})
+    attributes = getattr(obj, "__dict__", None) if only is not None else None
+    if isinstance(attributes, dict) and not isinstance(obj, type):
+        kind = type(obj)
+        snapshot.tokens[()] = ("object", kind)
+        snapshot.holders[()] = ("object", kind, frozen(kind))
+        seen = {id(obj)}
+        for name in sorted(only):
+            if name in attributes:
+                _walk(attributes[name], (f".{name}",), 1, snapshot, seen)
+        return snapshot
     _walk(obj, (), 0, snapshot, set())
     return snapshot
 
