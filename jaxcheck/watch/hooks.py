@@ -217,7 +217,8 @@ class Watched:
         return f"<watched {self._real!r}>"
 
 
-# The transforms and where they live: (module, attribute, how statics are chosen).
+# The transforms and where they live. Under these, every argument that is not an array is static (an
+# nnx.Module's plain attributes are in its pytree's aux_data, static too).
 FILTERED = {"equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.compat.jit", "flax.nnx.jit_partial", "flax.nnx.pmap"}
 JAX_TRANSFORMS = [
     ("jax", "jit"),
@@ -232,8 +233,6 @@ LIBRARY_TRANSFORMS = {
     "flax.nnx": [("flax.nnx", "jit"), ("flax.nnx", "jit_partial"), ("flax.nnx", "pmap")],
     "flax.nnx.compat": [("flax.nnx.compat", "jit")],
 }
-# nnx.jit with static_argnums keeps its own statics; the rest of its arguments are graphs, whose plain attributes are static.
-_NNX = {"flax.nnx.jit", "flax.nnx.compat.jit", "flax.nnx.jit_partial", "flax.nnx.pmap"}
 
 
 class Patches:

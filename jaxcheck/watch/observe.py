@@ -12,7 +12,6 @@ a key's state changed is a stale result or a recompilation (JAX101 ...).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import types
@@ -26,7 +25,10 @@ import jax
 from jaxcheck.findings import Finding, Related, place_named
 import jaxcheck.watch.places as places
 from jaxcheck.watch.places import Site
-from jaxcheck.watch.snapshot import Snapshot, describe, frozen, is_plain_value, shallow_state, take
+from jaxcheck.watch.held import code_of, held_by, only_read, quick, read_targets, trace_recording, was_read
+from jaxcheck.watch.keys import MISSING, FunctionState, Key, resolve, worth_watching
+from jaxcheck.watch.pytrees import aux_entries, aux_parts, field_holding, flat, flatten_site, reachable
+from jaxcheck.watch.snapshot import Snapshot, describe, is_plain_value, shallow_state, take
 
 _KEYS_KEPT = 16  # earlier static values kept per argument
 _VERIFIED_KEPT = 64  # objects found equal to a key and unchangeable, kept so that their ids stay theirs
@@ -35,57 +37,6 @@ _VALUES_BEFORE_REPORT = 3  # distinct values of a static argument at one call si
 _NON_HASHABLE = "Non-hashable static arguments are not supported"
 _STALE = "the call returned the result compiled for the old state (a stale result)"
 _RECOMPILED = "JAX traced and compiled it again, and keeps the old entry keyed on the changed object"
-_MUTABLE_HOLDERS = {"list", "dict", "set", "ndarray", "method", "class", "partial"}
-_BUILTIN_NODES = (tuple, list, dict, type(None))
-
-
-@dataclasses.dataclass
-class Key:
-    """A value that became a cache key (or is baked into a trace), and its state then."""
-
-    obj: object
-    snapshot: Snapshot | None
-    label: str  # `cfg`, `model.schedule`, `aux_data of Layer`
-    origin: str  # "static", "leaf", "aux", "self", "closure", "global"
-    made: Site | None  # the call that made it a key
-    node: type | None = None  # for aux_data: the pytree class
-    namespace: dict | None = None  # for a global: the module's namespace, to see a rebinding
-    name: str = ""  # for a global or a closure variable
-    reads: set | None = None  # for an object a function holds: the attributes its traces read
-    fixed: bool = False  # immutable all the way down: its state cannot change
-    read_map: dict | None = None  # for a static value: id of each object in it -> the attributes its trace read
-    quick: tuple | None = None  # (names, values) when what the traces read of the object is plain values
-
-
-@dataclasses.dataclass
-class FunctionState:
-    transform: str
-    fun: object
-    traced: object
-    spec: object
-    site: Site | None
-    keys: dict = dataclasses.field(default_factory=dict)  # label -> [Key]
-    roots: list = dataclasses.field(default_factory=list)  # Keys found below the arguments: aux_data
-    baked: list = dataclasses.field(default_factory=list)  # Keys the function itself holds
-    values_at: dict = dataclasses.field(default_factory=dict)  # (label, call site) -> set of tokens
-    last_aux: list = dataclasses.field(default_factory=list)
-    watched: object = None  # a weak reference to the transformed function the user holds
-    fixed_ids: set = dataclasses.field(default_factory=set)  # ids of keys that cannot change (each held in `keys`)
-    verified: dict = dataclasses.field(default_factory=dict)  # id -> an object found equal to a key, unchangeable
-    shallow: set = dataclasses.field(default_factory=set)  # `shallow_state`s of the keys that have one
-    current: tuple = ()  # the static values of the call running now (its trace reads them)
-    reads_by_id: dict = dataclasses.field(default_factory=dict)  # id of a static object -> attributes a trace read
-
-    @property
-    def name(self) -> str:
-        fun = self.fun
-        return getattr(fun, "__qualname__", None) or getattr(fun, "__name__", None) or type(fun).__name__
-
-    @property
-    def short_transform(self) -> str:
-        return {"jax.experimental.pjit.pjit": "pjit", "flax.nnx.jit": "nnx.jit", "flax.nnx.compat.jit": "nnx.compat.jit",
-                "flax.nnx.jit_partial": "nnx.jit_partial", "equinox.filter_jit": "eqx.filter_jit",
-                "equinox.filter_pmap": "eqx.filter_pmap", "flax.nnx.pmap": "nnx.pmap"}.get(self.transform, self.transform)
 
 
 class Observer:
@@ -127,8 +78,8 @@ class Observer:
         for path, holder in key.snapshot.holders.items():
             if holder[0] != "object" or holder[2] or not places.user_class(holder[1]):
                 continue
-            obj = _resolve(key.obj, path)
-            if obj is _MISSING:
+            obj = resolve(key.obj, path)
+            if obj is MISSING:
                 continue
             self._written[id(obj)] = obj
             self._hook(holder[1])
@@ -155,8 +106,8 @@ class Observer:
         """Where the attribute that changed at `path` below the key was last set, when it was watched."""
         if not path or not path[-1].startswith("."):
             return None
-        holder = _resolve(key.obj, path[:-1])
-        if holder is _MISSING:
+        holder = resolve(key.obj, path[:-1])
+        if holder is MISSING:
             return None
         return self._writes.get((id(holder), path[-1][1:]))
 
@@ -167,7 +118,7 @@ class Observer:
         state.watched = weakref.ref(watched)
         try:
             baked = []
-            for key in _baked(fun, site):
+            for key in held_by(fun, site):
                 known = self._baked.get((site, key.origin, key.name, id(key.obj)))
                 if known is not None and known.obj is key.obj:
                     key = known
@@ -177,7 +128,7 @@ class Observer:
             state.baked = baked
             if spec.any or any(key.origin in ("self", "closure") for key in baked):
                 # weakly: the function JAX keys its cache on must die with the transformed function, as unwatched
-                traced.around = functools.partial(_trace_recording, weakref.ref(state))
+                traced.around = functools.partial(trace_recording, weakref.ref(state))
         except Exception as error:  # noqa: BLE001 - the watcher never breaks the program
             self.failed_self(error)
         return state
@@ -226,7 +177,7 @@ class Observer:
                 self._changed(state, key, snapshot, changes, traced, here)
                 if snapshot is not None:
                     key.snapshot = snapshot
-                    key.quick = _quick(key)
+                    key.quick = quick(key)
             self._statics(state, statics, traced, here)
             if traced:
                 self._traced(state, args, kwargs, here)
@@ -248,9 +199,9 @@ class Observer:
             if key.quick is not None:
                 names, values = key.quick
                 attributes = key.obj.__dict__
-                if tuple([attributes.get(name, _MISSING) for name in names]) == values:
+                if tuple([attributes.get(name, MISSING) for name in names]) == values:
                     continue
-            snapshot = take(key.obj, _only(key))
+            snapshot = take(key.obj, only_read(key))
             changes = key.snapshot.changes(snapshot)
             if changes and key.reads is not None:
                 changes = [path for path in changes if path and path[0][1:] in key.reads]
@@ -258,14 +209,14 @@ class Observer:
                 changed.append((key, snapshot, changes))
         if not changed:
             return changed
-        reachable = None
+        held = None
         involved = []
         for item in changed:
             key = item[0]
             if key.origin == "aux":
-                if reachable is None:
-                    reachable = _reachable((args, kwargs))
-                if id(key.obj) not in reachable:
+                if held is None:
+                    held = reachable((args, kwargs))
+                if id(key.obj) not in held:
                     continue
             involved.append(item)
         return involved
@@ -289,7 +240,7 @@ class Observer:
                 if same.snapshot is not None and snapshot is not None:
                     changes = same.snapshot.changes(snapshot)
                     if changes and not traced:  # a stale result only where the trace read what changed
-                        changes = [path for path in changes if _was_read(same, path)]
+                        changes = [path for path in changes if was_read(same, path)]
                     if changes:
                         self._changed(state, same, snapshot, changes, traced, here)
                         same.snapshot = snapshot
@@ -307,11 +258,11 @@ class Observer:
             else:
                 self._new_value(state, label, value, snapshot, here)
             key = Key(value, snapshot, label, "leaf" if state.spec.filtered else "static", here)
-            key.fixed = plain or not _worth_watching(snapshot)
+            key.fixed = plain or not worth_watching(snapshot)
             if not key.fixed:
                 self._watch_writes(key)
             if not plain:
-                key.read_map = {number: state.reads_by_id.pop(number) for number in _read_targets(value) if number in state.reads_by_id}
+                key.read_map = {number: state.reads_by_id.pop(number) for number in read_targets(value) if number in state.reads_by_id}
             earlier.append(key)
             if key.fixed and not plain:
                 state.fixed_ids.add(id(value))
@@ -399,7 +350,7 @@ class Observer:
                 continue
             changes = key.snapshot.changes(snapshot)
             if not changes:
-                if key.fixed and not _worth_watching(snapshot):  # checked once: it cannot change
+                if key.fixed and not worth_watching(snapshot):  # checked once: it cannot change
                     state.verified[id(value)] = value
                     state.fixed_ids.add(id(value))
                     if len(state.verified) > _VERIFIED_KEPT:
@@ -408,8 +359,8 @@ class Observer:
                         state.fixed_ids.discard(dropped)
                 return
             path = changes[0]
-            shared = _resolve(key.obj, path[:-1])
-            if shared is not _MISSING and shared is _resolve(value, path[:-1]):
+            shared = resolve(key.obj, path[:-1])
+            if shared is not MISSING and shared is resolve(value, path[:-1]):
                 # Not two different keys: an object both hold changed after the first became a key.
                 self._changed(state, key, snapshot, changes, False, here)
                 return
@@ -479,7 +430,7 @@ class Observer:
             )
             return
         code, cls, field = _blame(key, snapshot, path)
-        if key.origin == "aux" and state.transform not in _FILTERED:
+        if key.origin == "aux" and not state.spec.filtered:
             if _is_array_change(key.snapshot, snapshot, path):
                 code, cls, field = ("JAX302" if dataclasses.is_dataclass(key.node) else "JAX301"), key.node, key.label
             elif cls is not key.node:  # (a class registered as a static node is its own aux_data: JAX101 stays)
@@ -512,8 +463,8 @@ class Observer:
         for key in state.baked:
             if key.namespace is not None:
                 key.obj = key.namespace.get(key.name, key.obj)
-            key.snapshot = None if is_plain_value(key.obj) else take(key.obj, _only(key))
-            key.quick = _quick(key)
+            key.snapshot = None if is_plain_value(key.obj) else take(key.obj, only_read(key))
+            key.quick = quick(key)
             key.made = here
             self._watch_writes(key)
         self._aux(state, state.spec.dynamic(args, kwargs), here)
@@ -523,7 +474,7 @@ class Observer:
         function made there was dropped (JAX's cache may keep the function itself: equinox's does)."""
         if state.site is None:
             return
-        code = _code_of(state.fun)
+        code = code_of(state.fun)
         if code is None:
             return
         made = self._made_at.setdefault((state.site, code), [])
@@ -541,10 +492,10 @@ class Observer:
         del made[:-8]
 
     def _aux(self, state: FunctionState, dynamic, here: Site) -> None:
-        entries = _aux_entries(dynamic, self.flatten_functions)
+        entries = aux_entries(dynamic, self.flatten_functions)
         previous = {(path, node): (aux, snapshot) for path, node, _, aux, snapshot in state.last_aux}
         watched = {id(key.obj): key for key in state.roots}
-        reachable = _reachable(dynamic) if entries else set()
+        held = reachable(dynamic) if entries else set()
         for path, node, instance, aux, snapshot in entries:
             self._arrays_in_aux(state, node, instance, aux, here)
             before = previous.get((path, node))
@@ -555,15 +506,15 @@ class Observer:
                     equal = True
                 if not equal:
                     self._unstable_aux(state, node, instance, aux, here)
-            for part in _aux_parts(aux, reachable):
+            for part in aux_parts(aux, held):
                 part_snapshot = take(part)
-                if not _worth_watching(part_snapshot):
+                if not worth_watching(part_snapshot):
                     continue
                 known = watched.get(id(part))
                 if known is not None and known.obj is part:
                     known.snapshot = part_snapshot
                     continue
-                field = _instance(node) if part is instance else _field_holding(instance, part) or f"aux_data of {node.__name__}"
+                field = _instance(node) if part is instance else field_holding(instance, part) or f"aux_data of {node.__name__}"
                 key = Key(part, part_snapshot, field, "aux", here, node=node)
                 self._watch_writes(key)
                 watched[id(part)] = key
@@ -572,9 +523,9 @@ class Observer:
         state.last_aux = entries
 
     def _arrays_in_aux(self, state, node, instance, aux, here) -> None:
-        for value in _flat(aux):
+        for value in flat(aux):
             if isinstance(value, (np.ndarray, jax.Array)) and not isinstance(value, jax.core.Tracer):
-                field = _field_holding(instance, value)
+                field = field_holding(instance, value)
                 kind = "a numpy array" if isinstance(value, np.ndarray) else "a JAX array"
                 if field is not None and dataclasses.is_dataclass(node):
                     site = places.field_site(node, field) or here
@@ -586,7 +537,7 @@ class Observer:
                         f"Make `{field}` a pytree field (not static), or hold a tuple of numbers in it",
                     )
                 else:
-                    site = _flatten_site(node, self.flatten_functions) or here
+                    site = flatten_site(node, self.flatten_functions) or here
                     self._finding(
                         "JAX301", site, ("JAX301", node),
                         f"the `aux_data` of `{node.__name__}` holds {kind}{f' (`{field}`)' if field else ''} (seen at "
@@ -597,16 +548,16 @@ class Observer:
                 return
 
     def _unstable_aux(self, state, node, instance, aux, here) -> None:
-        values = list(_flat(aux))
+        values = list(flat(aux))
         held = next((value for value in values if isinstance(value, (types.FunctionType, types.MethodType))), None)
         if held is None:
             held = next((value for value in values if not is_plain_value(value) and type(value).__hash__ is object.__hash__
                          and type(value).__module__.split(".")[0] not in ("equinox", "flax", "jax", "penzai")), aux)
-        field = _field_holding(instance, held)
+        field = field_holding(instance, held)
         if field is not None and dataclasses.is_dataclass(node):
             site = places.field_site(node, field) or here
         else:
-            site = _flatten_site(node, self.flatten_functions) or here
+            site = flatten_site(node, self.flatten_functions) or here
         kind = _kind_text(*_callable_kind(held)) if callable(held) else f"new `{type(held).__name__}`"
         self._finding(
             "JAX304", site, ("JAX304", node),
@@ -630,7 +581,7 @@ class Observer:
         elif "Error interpreting argument to" in text and args:
             self._method_not_static(state, args[0], here)
         elif "metadata fields of pytree" in text or type(error).__name__ == "UnexpectedTracerError":
-            for path, node, instance, aux, _ in _aux_entries(state.spec.dynamic(args, kwargs), self.flatten_functions):
+            for path, node, instance, aux, _ in aux_entries(state.spec.dynamic(args, kwargs), self.flatten_functions):
                 self._arrays_in_aux(state, node, instance, aux, here)
 
     def _unhashable(self, state, label, value, error, here) -> None:
@@ -683,9 +634,6 @@ class Observer:
 
     def _finding(self, code: str, site: Site, key, message: str, fix: str, related=()) -> None:
         self.report(Finding.of(site.path, site.line, site.column, code, message, fix=fix, related=tuple(related)), key)
-
-
-_FILTERED = {"equinox.filter_jit", "equinox.filter_pmap", "flax.nnx.jit", "flax.nnx.compat.jit", "flax.nnx.jit_partial", "flax.nnx.pmap"}
 
 
 def _nothing_new(state: FunctionState, statics) -> bool:
@@ -773,34 +721,8 @@ def _blame(key: Key, snapshot: Snapshot, path: tuple) -> tuple[str, type | None,
     return "JAX104", None, None
 
 
-_MISSING = object()
-
-
-def _resolve(obj, path: tuple):
-    """The object at `path` below `obj` (as a snapshot spells paths), or `_MISSING`."""
-    for step in path:
-        try:
-            if step.startswith("."):
-                obj = getattr(obj, step[1:])
-            elif isinstance(obj, dict):
-                obj = next(value for name, value in obj.items() if f"[{name!r}]" == step)
-            else:
-                obj = obj[int(step[1:-1])]
-        except (AttributeError, LookupError, ValueError, TypeError, StopIteration):
-            return _MISSING
-    return obj
-
-
 def _is_array_change(old: Snapshot, new: Snapshot, path: tuple) -> bool:
     return old.holders.get(path, ("",))[0] == "ndarray" or new.holders.get(path, ("",))[0] == "ndarray"
-
-
-def _method_on(snapshot: Snapshot, path: tuple):
-    for length in range(len(path)):
-        holder = snapshot.holders.get(path[:length], ())
-        if holder[:1] == ("method",) and length:
-            return path[:length], holder[1]
-    return None
 
 
 def _owner_of(old: Snapshot, new: Snapshot, path: tuple):
@@ -844,7 +766,7 @@ def _identity_culprit(old, new, depth: int = 0, field=None):
         return None
     if isinstance(new, types.FunctionType):
         return ("function", new, field) if old is not new else None
-    if isinstance(new, __import__("functools").partial):
+    if isinstance(new, functools.partial):
         return "partial", new, field
     try:
         if old == new:
@@ -885,7 +807,7 @@ def _hashes_by_id(value) -> bool:
 def _callable_kind(value):
     if isinstance(value, types.MethodType):
         return "method", value
-    if isinstance(value, __import__("functools").partial):
+    if isinstance(value, functools.partial):
         return "partial", value
     if isinstance(value, types.FunctionType):
         return "function", value
@@ -905,326 +827,6 @@ def _kind_text(kind: str, value) -> str:
     return f"`{type(value).__name__}`"
 
 
-def _code_of(fun):
-    """The code a transformed callable runs, through `functools.wraps`, partials and bound methods."""
-    seen = 0
-    while seen < 8:
-        seen += 1
-        if isinstance(fun, types.MethodType):
-            fun = fun.__func__
-        elif isinstance(fun, __import__("functools").partial):
-            fun = fun.func
-        elif isinstance(fun, types.FunctionType):
-            if getattr(fun, "__wrapped__", None) is not None and fun.__code__.co_filename.endswith(("api.py", "ad_checkpoint.py")):
-                fun = fun.__wrapped__
-                continue
-            return fun.__code__
-        elif getattr(fun, "__wrapped__", None) is not None:
-            fun = fun.__wrapped__
-        else:
-            call = getattr(type(fun), "__call__", None)
-            return getattr(call, "__code__", None)
-    return None
-
-
-def _fresh_each_time(fun) -> bool:
-    return isinstance(fun, (types.MethodType, types.FunctionType, __import__("functools").partial))
-
-
-def _baked(fun, here: Site) -> list[Key]:
-    """What a traced function holds besides its arguments: the object of a bound method (JAX201),
-    objects a closure holds (JAX203), data globals and closed-over values it reads (JAX204)."""
-    found: list[Key] = []
-    seen = 0
-    current = fun
-    while current is not None and seen < 8:
-        seen += 1
-        if isinstance(current, types.MethodType):
-            owner = current.__self__
-            if not isinstance(owner, type) and _user_object(owner):
-                found.append(Key(owner, take(owner), "self", "self", here, name="self"))
-            current = current.__func__
-            continue
-        if isinstance(current, __import__("functools").partial):
-            current = current.func
-            continue
-        if isinstance(current, types.FunctionType):
-            _closure_and_globals(current, here, found)
-            inner = getattr(current, "__wrapped__", None)
-            if inner is None:
-                closure = [cell.cell_contents for cell in (current.__closure__ or ()) if _cell_full(cell)]
-                inner = next((value for value in closure if isinstance(value, types.MethodType)), None)
-            current = inner
-            continue
-        current = getattr(current, "__wrapped__", None)
-    return found
-
-
-def _trace_recording(reference):
-    """What a trace of the function reads of the objects it holds and of the static objects it is given."""
-    state = reference()
-    targets = {}
-    if state is None:
-        return _recording(targets)
-    for key in state.baked:
-        if key.origin in ("self", "closure"):
-            if key.reads is None:
-                key.reads = set()
-            targets[id(key.obj)] = (key.obj, key.reads)
-    for _, value in state.current:
-        if is_plain_value(value):
-            continue
-        for number, obj in _read_targets(value).items():
-            targets.setdefault(number, (obj, state.reads_by_id.setdefault(number, set())))
-    return _recording(targets)
-
-
-def _read_targets(value) -> dict:
-    """The objects of a static value whose attribute reads are noted: the value, the object of a bound
-    method, the items of a tuple or list."""
-    found = {}
-    for obj in (value, getattr(value, "__self__", None), *(value if isinstance(value, (tuple, list)) else ())):
-        if obj is not None and not is_plain_value(obj) and not isinstance(obj, (type, types.MethodType, types.FunctionType)) \
-                and isinstance(getattr(obj, "__dict__", None), dict):
-            found[id(obj)] = obj
-    return found
-
-
-def _only(key: Key) -> set | None:
-    """The attributes of an object a function holds that its traces read, when known: the rest cannot
-    make a stale result, and is not looked at on each call."""
-    reads = key.reads
-    if reads is None or "__dict__" in reads or key.origin not in ("self", "closure"):
-        return None
-    return reads
-
-
-def _quick(key: Key) -> tuple | None:
-    """What a trace read of an object it holds, when that is a few plain values: compared as they are."""
-    only = _only(key)
-    attributes = getattr(key.obj, "__dict__", None)
-    if only is None or not isinstance(attributes, dict):
-        return None
-    names = tuple(sorted(name for name in only if name in attributes))
-    values = tuple(attributes[name] for name in names)
-    return (names, values) if all(is_plain_value(value) for value in values) else None
-
-
-def _was_read(key: Key, path: tuple) -> bool:
-    """Whether a trace read the attribute that changed at `path` below the key (True when unknown)."""
-    if not key.read_map:
-        return True
-    obj = key.obj
-    for step in path:
-        reads = key.read_map.get(id(obj))
-        if reads is not None and step.startswith(".") and step[1:] not in reads and "__dict__" not in reads:
-            return False
-        obj = _resolve(obj, (step,))
-        if obj is _MISSING:
-            return True
-    return True
-
-
-@contextlib.contextmanager
-def _recording(targets: dict):
-    """While a function traces, note which attributes of the given objects it reads (`targets`: id ->
-    (object, the set to add to)): a change to state no trace reads (a call counter) is no stale result."""
-    if not targets:
-        yield
-        return
-    patched = []
-    for cls in {type(obj) for obj, _ in targets.values()}:
-        own = cls.__dict__.get("__getattribute__")
-        base = cls.__getattribute__
-
-        def getattribute(self, name, _base=base):
-            found = targets.get(id(self))
-            if found is not None and found[0] is self:
-                found[1].add(name)
-            return _base(self, name)
-
-        try:
-            cls.__getattribute__ = getattribute
-        except (TypeError, AttributeError):  # a class that cannot be patched: what its objects' traces read is unknown
-            for obj, reads in targets.values():
-                if type(obj) is cls:
-                    reads.add("__dict__")
-            continue
-        patched.append((cls, own))
-    try:
-        yield
-    finally:
-        for cls, own in patched:
-            if own is None:
-                del cls.__getattribute__
-            else:
-                cls.__getattribute__ = own
-
-
-def _cell_full(cell) -> bool:
-    try:
-        cell.cell_contents
-    except ValueError:
-        return False
-    return True
-
-
-def _user_object(value) -> bool:
-    module = type(value).__module__ or ""
-    return hasattr(value, "__dict__") and not module.startswith(("jax", "flax", "equinox", "optax", "builtins", "numpy", "functools"))
-
-
-def _closure_and_globals(function: types.FunctionType, here: Site, found: list) -> None:
-    code = function.__code__
-    if code.co_filename.endswith(("api.py", "ad_checkpoint.py")) or "/jax/" in code.co_filename:
-        return
-    written = _written(code)
-    for name, cell in zip(code.co_freevars, function.__closure__ or ()):
-        if not _cell_full(cell) or name in written:
-            continue
-        value = cell.cell_contents
-        if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType)) or callable(value) and not _user_object(value):
-            continue
-        if _user_object(value) and name == "self":
-            found.append(Key(value, take(value), name, "closure", here, name=name))
-        elif isinstance(value, (list, dict, set, np.ndarray)):
-            found.append(Key(value, take(value), name, "global", here, name=name))
-    namespace = function.__globals__
-    for name in _names(code) - written:
-        if name not in namespace:
-            continue
-        value = namespace[name]
-        if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, jax.Array)) or callable(value):
-            continue
-        if is_plain_value(value) or isinstance(value, (list, dict, set, np.ndarray)):
-            found.append(Key(value, None if is_plain_value(value) else take(value), name, "global", here, namespace=namespace, name=name))
-
-
-_MUTATORS = {"append", "extend", "clear", "update", "add", "pop", "insert", "remove", "setdefault", "discard", "popitem"}
-
-
-def _written(code) -> set[str]:
-    """Globals the function changes (a trace log: `TRACES.append(...)`, `COUNT[0] += 1`), not values it reads."""
-    import dis
-
-    written: set[str] = set()
-    loaded = None
-    distance = 0
-    for instruction in dis.get_instructions(code):
-        if instruction.opname in ("LOAD_GLOBAL", "LOAD_DEREF"):
-            loaded, distance = instruction.argval, 0
-            continue
-        distance += 1
-        if loaded is None or distance > 8:
-            continue
-        if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and instruction.argval in _MUTATORS and distance == 1:
-            written.add(loaded)
-        elif instruction.opname == "STORE_SUBSCR":
-            written.add(loaded)
-            loaded = None
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            written |= _written(constant)
-    return written
-
-
-def _names(code) -> set[str]:
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if isinstance(constant, types.CodeType):
-            names |= _names(constant)
-    return names
-
-
-def _worth_watching(snapshot: Snapshot) -> bool:
-    for holder in snapshot.holders.values():
-        if holder[0] in _MUTABLE_HOLDERS or (holder[0] == "object" and not holder[2]):
-            return True
-    return False
-
-
-def _aux_entries(dynamic, flatten_functions) -> list:
-    """(path, pytree class, the node, aux_data, snapshot) of each user pytree node in the arguments."""
-    entries: list = []
-    _aux_walk(dynamic, "", entries, 0)
-    return entries
-
-
-def _aux_walk(value, path: str, entries: list, depth: int) -> None:
-    if depth > 8 or len(entries) > 200 or isinstance(value, (jax.Array, np.ndarray)) or value is None or is_plain_value(value):
-        return
-    try:
-        children, treedef = jax.tree_util.tree_flatten_with_path(value, is_leaf=lambda x: x is not value)
-    except Exception:  # noqa: BLE001 - a flatten of the user's that fails is JAX's to report
-        return
-    data = treedef.node_data()
-    if data is None:
-        return
-    node, aux = data
-    if node not in _BUILTIN_NODES and aux is not None and not getattr(node, "_fields", None):
-        entries.append((path, node, value, aux, None if is_plain_value(aux) else take(aux)))
-    for key_path, child in children:
-        _aux_walk(child, path + jax.tree_util.keystr(key_path), entries, depth + 1)
-
-
-def _aux_parts(aux, reachable: set, depth: int = 0):
-    """The values in `aux_data` whose state can change and that the arguments hold (an `aux_data` built
-    anew by each flatten is not what changes): the outermost such objects."""
-    if is_plain_value(aux) or isinstance(aux, (type, types.FunctionType, jax.Array)) or depth > 3:
-        return
-    if id(aux) in reachable:
-        yield aux
-        return
-    if isinstance(aux, (tuple, list)):
-        for item in aux:
-            yield from _aux_parts(item, reachable, depth + 1)
-    elif isinstance(aux, dict):
-        for item in aux.values():
-            yield from _aux_parts(item, reachable, depth + 1)
-    else:
-        attributes = getattr(aux, "__dict__", None)
-        if isinstance(attributes, dict):
-            for item in attributes.values():
-                yield from _aux_parts(item, reachable, depth + 1)
-
-
-def _flat(value, depth: int = 0):
-    if depth > 3:
-        return
-    yield value
-    if isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _flat(item, depth + 1)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _flat(item, depth + 1)
-    elif not is_plain_value(value) and not isinstance(value, (np.ndarray, jax.Array, type, types.FunctionType, types.MethodType)):
-        attributes = getattr(value, "__dict__", None)
-        if isinstance(attributes, dict):
-            for item in attributes.values():
-                yield from _flat(item, depth + 1)
-
-
-def _field_holding(instance, value) -> str | None:
-    attributes = getattr(instance, "__dict__", None) or {}
-    for name, held in attributes.items():
-        if held is value:
-            return name
-    for name, held in attributes.items():
-        if any(item is value for item in _flat(held)):
-            return name
-    return None
-
-
-def _flatten_site(node, flatten_functions):
-    function = flatten_functions.get(node) or vars(node).get("tree_flatten")
-    if function is not None:
-        site = places.function_site(function)
-        if site is not None:
-            return site
-    return places.class_site(node)
-
-
 def _unhashable_field(value) -> str | None:
     if dataclasses.is_dataclass(value):
         attributes = {field.name: getattr(value, field.name, None) for field in dataclasses.fields(value)}
@@ -1238,24 +840,3 @@ def _unhashable_field(value) -> str | None:
     return None
 
 
-def _reachable(value, limit: int = 4000) -> set[int]:
-    """The ids of the objects below `value` (containers and object attributes), to tell whether a changed
-    object takes part in a call."""
-    seen: set[int] = set()
-    pending = [(value, 0)]
-    while pending and len(seen) < limit:
-        current, depth = pending.pop()
-        if id(current) in seen or depth > 6 or is_plain_value(current):
-            continue
-        seen.add(id(current))
-        if isinstance(current, (tuple, list, set, frozenset)):
-            pending.extend((item, depth + 1) for item in list(current)[:64])
-        elif isinstance(current, dict):
-            pending.extend((item, depth + 1) for item in list(current.values())[:64])
-        elif isinstance(current, (jax.Array, np.ndarray)):
-            continue
-        else:
-            attributes = getattr(current, "__dict__", None)
-            if isinstance(attributes, dict):
-                pending.extend((item, depth + 1) for item in list(attributes.values())[:64])
-    return seen

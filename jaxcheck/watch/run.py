@@ -6,6 +6,7 @@ seen as `check` reports. Exit: the program's own status when it failed, else
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import runpy
 import sys
@@ -81,9 +82,7 @@ def run(argv: list[str]) -> int:
     if program is not None and not os.path.exists(program):
         print(f"jaxcheck: error: {program}: no such file", file=sys.stderr)
         return EXIT_ERROR
-    try:
-        import jax  # noqa: F401 - the program's own JAX, watched
-    except ImportError:
+    if importlib.util.find_spec("jax") is None:  # the program's own JAX is the one watched
         print("jaxcheck: error: `jaxcheck watch` runs the program under JAX, which is not installed here", file=sys.stderr)
         return EXIT_ERROR
     seen, status, errors = run_program(program, module, arguments)
