@@ -454,6 +454,8 @@ class Observer:
             "JAX302": f"Make `{field}` a pytree field (not static), or hold a tuple in it",
             "JAX303": "Put only immutable, hashable values (tuples, numbers, frozen dataclasses) in `aux_data`",
         }[code]
+        if key.origin in ("static", "leaf"):
+            consequence = _why(key.obj, cls, traced)
         self._finding(code, site, (code, cls, field, path, traced), f"{what}; {consequence}", fix, related=related)
 
     # -- a trace ------------------------------------------------------------
@@ -649,6 +651,23 @@ def _nothing_new(state: FunctionState, statics) -> bool:
                 continue
         return False
     return True
+
+
+def _why(key_object, blamed, traced: bool) -> str:
+    """What JAX did with a static key whose state changed, and why (SPEC 1): the key, or the object in it
+    whose state changed (`blamed`), hashes by identity or by value."""
+    if isinstance(key_object, types.MethodType):
+        name, by_identity = "a bound method", "the identity of its object"
+    else:
+        holder = blamed if blamed is not None and not isinstance(key_object, blamed) else type(key_object)
+        name = f"`{holder.__name__}`"
+        by_identity = "identity" if holder.__hash__ is object.__hash__ or (holder is type(key_object) and _hashes_by_id(key_object)) else ""
+    if traced:
+        return (f"{name} hashes by value, so the changed object missed its entry: JAX traced and compiled again, "
+                f"and keeps the old entry keyed on the changed object")
+    if by_identity:
+        return f"{name} hashes by {by_identity}, so the changed object still finds its old entry: {_STALE}"
+    return f"the entry is keyed on this very object, which still compares equal to itself: {_STALE}"
 
 
 def _place(site: Site | None) -> str:
