@@ -168,6 +168,28 @@ def test_a_static_argument_is_reported_from_its_third_value_at_one_call(tmp_path
     assert "took 3 distinct values at this call" in finding.message
 
 
+REWRAPPED = """\
+import jax
+import jax.numpy as jnp
+
+
+def double(x):
+    return x * 2
+
+
+def demonstrate():
+    for turn in range(6):
+        step = jax.jit(double)  # the same function object: JAX reuses its traces
+        step(jnp.ones(turn % 3 + 1))
+    return {"observed": 0, "expected": 0}
+"""
+
+
+def test_jitting_the_same_function_object_again_is_no_jit_per_call(tmp_path):
+    """SPEC 1: re-wrapping one function object reuses its trace; a trace for new argument types is no JAX401."""
+    assert _run_source(tmp_path, REWRAPPED) == []
+
+
 def test_the_watch_puts_every_transform_back():
     import jaxcheck
 

@@ -473,14 +473,15 @@ class Observer:
 
     def _recreated(self, state: FunctionState, here: Site) -> None:
         """JAX401: a function made anew, jitted at the same place, traced again after the last transformed
-        function made there was dropped (JAX's cache may keep the function itself: equinox's does)."""
+        function made there was dropped (JAX's cache may keep the function itself: equinox's does). The same
+        function object jitted again reuses its traces: a trace then is for new argument types, not JAX401."""
         if state.site is None:
             return
         code = code_of(state.fun)
         if code is None:
             return
         made = self._made_at.setdefault((state.site, code), [])
-        if any(reference() is None for reference in made):
+        if any(reference() is None and fun is not state.fun for reference, fun in made):
             kind = _kind_text(*_callable_kind(state.fun))
             self._finding(
                 "JAX401", state.site, ("JAX401", state.site),
@@ -489,8 +490,8 @@ class Observer:
                 "Apply the transform once (at module level, or in `__init__`) and reuse the transformed function",
                 related=(Related(here.path, here.line, here.column, "traced again here"),),
             )
-        if state.watched not in made:
-            made.append(state.watched)
+        if all(reference is not state.watched for reference, _ in made):
+            made.append((state.watched, state.fun))
         del made[:-8]
 
     def _aux(self, state: FunctionState, dynamic, here: Site) -> None:
