@@ -26,8 +26,9 @@ class Seen(list):
 
 @contextlib.contextmanager
 def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]:
-    """Watch the transforms while the block runs; yields the list its findings are added to.
-    Watches do not nest: an inner `watch()` shares the outer one's findings from its start."""
+    """Watch the transforms while the block runs; yields the list its findings are added to (and calls
+    `on_finding` with each as it arises). An inner `watch()` joins the one that is on: its list gets the
+    findings that arise while it runs."""
     global _current
     from jaxcheck.watch.hooks import Patches
     from jaxcheck.watch.observe import Observer
@@ -43,7 +44,6 @@ def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]
             _current = (observer, patches)
         else:
             observer = outer[0]
-    start = len(observer.findings)
     previous = observer.on_finding
 
     def added(finding: Finding) -> None:
@@ -58,7 +58,6 @@ def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]
         yield seen
     finally:
         observer.on_finding = previous
-        del start
         if outer is None:
             with _lock:
                 observer.active = False

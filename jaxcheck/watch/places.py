@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import linecache
 import os
 import sys
 from dataclasses import dataclass
@@ -185,7 +186,8 @@ def function_site(function) -> Site | None:
     code = getattr(getattr(function, "__func__", function), "__code__", None)
     if code is None or code.co_filename.startswith("<"):
         return None  # generated code (a dataclass's `__eq__`): no line of the user's to show
-    return Site(spelled(code.co_filename), code.co_firstlineno)
+    line = linecache.getline(code.co_filename, code.co_firstlineno)
+    return Site(spelled(code.co_filename), code.co_firstlineno, len(line) - len(line.lstrip()) + 1 if line.strip() else 1)
 
 
 def user_class(cls) -> bool:
