@@ -361,12 +361,17 @@ class _Finder(importlib.abc.MetaPathFinder):
         patches = self.patches
 
         class _Loader(importlib.abc.Loader):
+            """The library's own loader (its sources, its resources), which patches the module once run."""
+
             def create_module(self, spec):
                 return loader.create_module(spec)
 
             def exec_module(self, module):
                 exec_module(module)
                 patches.patch_library(fullname)
+
+            def __getattr__(self, name):
+                return getattr(loader, name)
 
         spec.loader = _Loader()
         return spec
