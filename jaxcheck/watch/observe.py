@@ -22,11 +22,11 @@ import numpy as np
 
 import jax
 
-from jaxcheck.findings import Finding, Related, place_named
 import jaxcheck.watch.places as places
-from jaxcheck.watch.places import Site
+from jaxcheck.findings import Finding, Related, place_named
 from jaxcheck.watch.held import code_of, held_by, only_read, quick, read_targets, trace_recording, was_read
 from jaxcheck.watch.keys import MISSING, FunctionState, Key, resolve, worth_watching
+from jaxcheck.watch.places import Site
 from jaxcheck.watch.pytrees import aux_entries, aux_parts, field_holding, flat, flatten_site, reachable
 from jaxcheck.watch.snapshot import Snapshot, describe, is_plain_value, shallow_state, take
 
@@ -40,13 +40,15 @@ _RECOMPILED = "JAX traced and compiled it again, and keeps the old entry keyed o
 
 
 class Observer:
+    """Sees each call of the functions transformed during a watch, and reports what goes wrong."""
+
     def __init__(self, on_finding: Callable[[Finding], None] | None = None) -> None:
         self.active = False
         self.findings: list[Finding] = []
         self._reported: set = set()
         self.on_finding = on_finding
         self.flatten_functions: dict = {}
-        # JAX401: per jit site and function code, the Traced objects that traced there.
+        # JAX401: per jit site and function code, the transformed functions made there (weakly) and their functions.
         self._made_at: dict = {}
         # What functions hold (the object of a bound method, a closure's objects, globals), per place and object:
         # a function jitted anew per call shares them with the last one.
