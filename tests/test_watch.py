@@ -75,6 +75,8 @@ def test_each_fixture_reports_its_rule_and_computes_what_it_computes_unwatched(p
     # On a release where the fixture behaves (JAX_OTHERWISE = "recompiles"), the watch still sees the
     # changed key: JAX compiles again for it, and the finding says so.
     assert codes & wanted, (wanted, [f"{finding.code} {finding.message}" for finding in seen])
+    # Nothing the fixture's markers do not name, in either profile.
+    assert codes <= wanted | {code for _, code in expected_at(path.read_text(), "strict")}, codes
     if _misbehaves_on_this_jax(module):
         assert shown["observed"] != shown["expected"], "the watch changed what the program computes"
         for finding in seen:
