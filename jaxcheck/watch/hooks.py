@@ -116,10 +116,11 @@ class Spec:
         index += self.offset
         return self.parameters[index] if index < len(self.parameters) else f"argument {index}"
 
-    def statics(self, args: tuple, kwargs: dict) -> list[tuple[str, object]]:
-        """(label, value) of each static value the call passes."""
+    def statics(self, args: tuple, kwargs: dict) -> list[tuple[str | None, object]]:
+        """(label, value) of each static value the call passes; under `eqx.filter_jit` and `nnx.jit` the
+        labels are None (finding them is slow): `labelled` gives them when they are needed."""
         if self.filtered:
-            return _filtered_statics(self, args, kwargs)
+            return _filtered_values(args, kwargs)
         found = []
         taken = set()
         count = len(args)
@@ -138,12 +139,27 @@ class Spec:
                 found.append((name, kwargs[name]))
         return found
 
+    def labelled(self, args: tuple, kwargs: dict) -> list[tuple[str, object]]:
+        """(label, value) of each static value the call passes."""
+        return _filtered_statics(self, args, kwargs) if self.filtered else self.statics(args, kwargs)
+
     def dynamic(self, args: tuple, kwargs: dict) -> tuple:
         """The arguments JAX flattens as pytrees."""
         if self.filtered:
             return (args, kwargs)
         statics = {id(value) for _, value in self.statics(args, kwargs)}
         return (tuple(a for a in args if id(a) not in statics), {k: v for k, v in kwargs.items() if k not in self.names})
+
+
+def _filtered_values(args: tuple, kwargs: dict) -> list[tuple[None, object]]:
+    """Under `eqx.filter_jit`: every leaf that is not an array, unlabelled."""
+    import jax
+    import numpy as np
+
+    return [
+        (None, leaf) for leaf in jax.tree_util.tree_leaves((args, kwargs))
+        if not isinstance(leaf, (jax.Array, np.ndarray))
+    ]
 
 
 def _filtered_statics(spec: Spec, args: tuple, kwargs: dict) -> list[tuple[str, object]]:

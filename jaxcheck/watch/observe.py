@@ -165,7 +165,7 @@ class Observer:
         except Exception as error:
             state.current = ()
             try:
-                self._failed(state, error, args, kwargs, statics, places.of_frame(frame))
+                self._failed(state, error, args, kwargs, spec.labelled(args, kwargs), places.of_frame(frame))
             except Exception as own:  # noqa: BLE001
                 self.failed_self(own)
             raise
@@ -175,6 +175,8 @@ class Observer:
             return result
         try:
             here = places.of_frame(frame)
+            if spec.filtered:
+                statics = spec.labelled(args, kwargs)
             for key, snapshot, changes in pending:
                 self._changed(state, key, snapshot, changes, traced, here)
                 if snapshot is not None:

@@ -130,12 +130,19 @@ def _kind(kind: type) -> str:
         found = "module"
     elif issubclass(kind, (types.FunctionType, types.BuiltinFunctionType)):
         found = "function"
-    elif getattr(kind, "_jaxcheck_opaque", False):
-        found = "transformed"
+    elif getattr(kind, "_jaxcheck_opaque", False) or (callable(getattr(kind, "__call__", None)) and _library_type(kind)):
+        found = "transformed"  # a transformed function, or a library's callable (`jax.nn.relu`): never changed
     else:
         found = "other"
     _kinds[kind] = found
     return found
+
+
+_LIBRARIES = ("jax", "jaxlib", "equinox", "flax", "optax", "penzai")
+
+
+def _library_type(kind: type) -> bool:
+    return (kind.__module__ or "").split(".")[0] in _LIBRARIES and not hasattr(kind, "__dataclass_fields__")
 
 
 def _walk(obj, path: tuple, depth: int, snapshot: Snapshot, seen: set) -> None:
