@@ -84,6 +84,7 @@ class Observer:
             if obj is MISSING:
                 continue
             self._written[id(obj)] = obj
+            _bound(self._written)
             self._hook(holder[1])
 
     def _hook(self, cls) -> None:
@@ -126,6 +127,7 @@ class Observer:
                     key = known
                 else:
                     self._baked[(site, key.origin, key.name, id(key.obj))] = key
+                    _bound(self._baked)
                 baked.append(key)
             state.baked = baked
             if spec.any or any(key.origin in ("self", "closure") for key in baked):
@@ -641,6 +643,14 @@ class Observer:
 
     def _finding(self, code: str, site: Site, key, message: str, fix: str, related=()) -> None:
         self.report(Finding.of(site.path, site.line, site.column, code, message, fix=fix, related=tuple(related)), key)
+
+
+_KEPT_AT_MOST = 4096  # objects the observer keeps a reference to in one table (the oldest go first)
+
+
+def _bound(table: dict) -> None:
+    while len(table) > _KEPT_AT_MOST:
+        del table[next(iter(table))]
 
 
 def _nothing_new(state: FunctionState, statics) -> bool:
