@@ -75,6 +75,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     server = commands.add_parser("server", help='run the language server for editors (needs pygls: pip install ".[server]" in a clone of jaxcheck)')
     server.add_argument("--stdio", action="store_true", help="speak over standard input and output (the default)")
+    commands.add_parser(
+        "watch", add_help=False,
+        help="run a program under real JAX and report the hazards it meets (jaxcheck watch --help)",
+    )
     commands.add_parser("rules", help="list the rule codes")
     rule = commands.add_parser("rule", help="print a rule's reference page")
     rule.add_argument("code", metavar="CODE", help="a code (JAX101) or a rule's name (mutable-static)")
@@ -162,6 +166,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if argv[:1] == ["watch"]:  # its own parser: the program's arguments follow the program
+        from jaxcheck.watch.run import run
+
+        return run(argv[1:])
     from jaxcheck.rules import CODES
 
     args = build_parser().parse_args(argv)

@@ -108,3 +108,31 @@ def test_only_the_fixes_the_ranges_and_the_syntax_check_use_libcst():
                 users.add(name)
     outside = {name for name in users if not name.startswith("jaxcheck.fixes")}
     assert outside == {"jaxcheck.loading.syntax", "jaxcheck.report.ranges"}
+
+
+_JAX_LIBRARIES = ("jax", "jaxlib", "equinox", "flax", "optax", "penzai", "numpy")
+
+
+def test_only_the_watch_imports_jax():
+    """The linter never imports JAX (nor the libraries around it): only `jaxcheck watch`, which runs
+    programs under JAX, does (issue 47)."""
+    users = set()
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                targets = [node.module or ""]
+            else:
+                continue
+            if any(target.split(".")[0] in _JAX_LIBRARIES for target in targets):
+                users.add(name)
+    assert users and all(name == "jaxcheck.watch" or name.startswith("jaxcheck.watch.") for name in users), sorted(users)
+
+
+def test_the_watch_reaches_the_linter_only_through_the_report():
+    """The watch makes `Finding`s and prints them as `check` does; it does not run the linter's stages."""
+    for name in MODULES:
+        if name.startswith("jaxcheck.watch"):
+            for target in GRAPH[name]:
+                assert not target.startswith(("jaxcheck.model", "jaxcheck.extraction", "jaxcheck.loading", "jaxcheck.engine")), (name, target)
