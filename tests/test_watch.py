@@ -1,4 +1,4 @@
-"""`jaxcheck watch` (issue 47): the static hazards seen as they happen under real JAX.
+"""`jaxcheck watch`: the static hazards seen as they happen under real JAX.
 
 Every fixture runs in this process inside `jaxcheck.watch()` (imported inside
 it, so its decorators are watched): each `fail_` one reports its folder's rule
@@ -12,6 +12,7 @@ computes unwatched. Then the command in a subprocess (exit statuses, formats,
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
 import importlib.util
 import io
 import json
@@ -333,8 +334,11 @@ def test_builds_its_own_config():
 def test_the_pytest_plugin_fails_exactly_the_test_that_made_a_static_object_stale(tmp_path, mode):
     for name, text in PLUGIN_PROJECT.items():
         write(tmp_path, name, text)
+    # Installed, the package's `pytest11` entry point loads the plugin (loading it twice is an error).
+    installed = any(point.name == "jaxcheck" for point in importlib.metadata.entry_points(group="pytest11"))
+    load = () if installed else ("-p", "jaxcheck.watch.pytest_plugin")
     completed = _python(
-        "-m", "pytest", "-p", "jaxcheck.watch.pytest_plugin", f"--jaxcheck-watch={mode}", "-p", "no:cacheprovider", "-rA",
+        "-m", "pytest", *load, f"--jaxcheck-watch={mode}", "-p", "no:cacheprovider", "-rA",
         "test_settings.py", cwd=tmp_path,
     )
     lines = completed.stdout.splitlines()

@@ -197,14 +197,34 @@ def _closure_and_globals(function: types.FunctionType, here: Site, found: list) 
         elif isinstance(value, (list, dict, set, np.ndarray)):
             found.append(Key(value, take(value), name, "global", here, name=name))
     namespace = function.__globals__
-    for name in _names(code) - written:
+    names = _names(code)
+    for name in names - written:
         if name not in namespace:
             continue
         value = namespace[name]
+        if isinstance(value, type) and _user_class(value):
+            _class_attributes(value, name, names, here, found)
+            continue
         if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, jax.Array)) or callable(value):
             continue
         if is_plain_value(value) or isinstance(value, (list, dict, set, np.ndarray)):
             found.append(Key(value, None if is_plain_value(value) else take(value), name, "global", here, namespace=namespace, name=name))
+
+
+def _user_class(cls: type) -> bool:
+    module = cls.__module__ or ""
+    return not module.startswith(("jax", "flax", "equinox", "optax", "builtins", "numpy", "functools", "typing"))
+
+
+def _class_attributes(cls: type, name: str, names: set[str], here: Site, found: list) -> None:
+    """The attributes of a program's class the function's code names (`Config.scale`): values
+    it reads as it would a global, seen rebound through the class's namespace."""
+    namespace = vars(cls)
+    for attribute in sorted(names & namespace.keys()):
+        value = namespace[attribute]
+        if is_plain_value(value) or isinstance(value, (list, dict, set, np.ndarray)):
+            snapshot = None if is_plain_value(value) else take(value)
+            found.append(Key(value, snapshot, f"{name}.{attribute}", "global", here, namespace=namespace, name=attribute))
 
 
 _MUTATORS = {"append", "extend", "clear", "update", "add", "pop", "insert", "remove", "setdefault", "discard", "popitem"}

@@ -392,10 +392,10 @@ class Observer:
         if changes and changes[0] == "rebound":
             now = changes[1]
             self._finding(
-                "JAX204", state.site or here, ("JAX204", state.name, key.name),
-                f"`{state.name}` read global `{key.name}` when it was traced; `{key.name}` was then rebound to "
+                "JAX204", state.site or here, ("JAX204", state.name, key.label),
+                f"`{state.name}` read global `{key.label}` when it was traced; `{key.label}` was then rebound to "
                 f"{_value_text(now)}: {_STALE if not traced else 'JAX traced it again'}",
-                f"Pass `{key.name}` to `{state.name}` as an argument",
+                f"Pass `{key.label}` to `{state.name}` as an argument",
                 related=_related(key.made, here),
             )
             return
@@ -428,10 +428,10 @@ class Observer:
             return
         if key.origin == "global":
             self._finding(
-                "JAX204", state.site or here, ("JAX204", state.name, key.name, path),
-                f"`{state.name}` read {'global' if key.namespace is not None else 'closed-over'} `{key.name}` when it "
+                "JAX204", state.site or here, ("JAX204", state.name, key.label, path),
+                f"`{state.name}` read {'global' if key.namespace is not None else 'closed-over'} `{key.label}` when it "
                 f"was traced; {change} since, and {consequence}",
-                f"Pass `{key.name}` to `{state.name}` as an argument",
+                f"Pass `{key.label}` to `{state.name}` as an argument",
                 related=related,
             )
             return
