@@ -306,11 +306,17 @@ class Config:
 @functools.partial(jax.jit, static_argnames="cfg")
 def step(x, cfg):
     return x * cfg.scale
+
+
+@functools.partial(jax.jit, static_argnames="n")
+def power(x, n):
+    return x**n
 """,
     "test_settings.py": """\
 import jax.numpy as jnp
+import pytest
 
-from settings import Config, step
+from settings import Config, power, step
 
 SHARED = Config(2.0)
 
@@ -326,6 +332,11 @@ def test_changes_the_config_after_it_became_a_key():
 
 def test_builds_its_own_config():
     assert float(step(jnp.float32(2.0), cfg=Config(1.0))) == 2.0
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_each_case_compiles_its_own_power(n):  # a static value per case, on purpose
+    assert float(power(jnp.float32(2.0), n=n)) == 2.0**n
 """,
 }
 
@@ -347,8 +358,9 @@ def test_the_pytest_plugin_fails_exactly_the_test_that_made_a_static_object_stal
     if mode == "error":
         assert completed.returncode == 1, completed.stdout
         assert failed == ["test_settings.py::test_changes_the_config_after_it_became_a_key"], completed.stdout
-        assert len(passed) == 2
+        assert len(passed) == 6
     else:
         assert completed.returncode == 0, completed.stdout
-        assert failed == [] and len(passed) == 3
+        assert failed == [] and len(passed) == 7
+    assert "JAX402" not in completed.stdout, completed.stdout
     assert any(line.startswith("settings.py:6:1: JAX101 `Config` is mutable") for line in lines), completed.stdout

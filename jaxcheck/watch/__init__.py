@@ -66,6 +66,14 @@ def watch(on_finding: Callable[[Finding], None] | None = None) -> Iterator[Seen]
                 _current = None
 
 
+def new_case() -> None:
+    """Count a static argument's distinct values afresh from here: each test of a suite is a case,
+    and parametrised tests that give one call site a value each compile once per value on purpose."""
+    with _lock:
+        if _current is not None:
+            _current[0].case += 1
+
+
 class _CallableModule(types.ModuleType):
     """`jaxcheck.watch` is this package, and `jaxcheck.watch()` the context manager: both spellings work."""
 
@@ -75,4 +83,4 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["Seen", "watch"]
+__all__ = ["Seen", "new_case", "watch"]

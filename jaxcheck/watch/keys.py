@@ -39,7 +39,7 @@ class FunctionState:
     keys: dict = dataclasses.field(default_factory=dict)  # label -> [Key]
     roots: list = dataclasses.field(default_factory=list)  # Keys found below the arguments: aux_data
     baked: list = dataclasses.field(default_factory=list)  # Keys the function itself holds
-    values_at: dict = dataclasses.field(default_factory=dict)  # (label, call site) -> set of tokens
+    values_at: dict = dataclasses.field(default_factory=dict)  # (label, call site, case) -> set of tokens
     last_aux: list = dataclasses.field(default_factory=list)
     watched: object = None  # a weak reference to the transformed function the user holds
     fixed_ids: set = dataclasses.field(default_factory=set)  # ids of keys that cannot change (each held in `keys`)

@@ -44,6 +44,7 @@ class Observer:
 
     def __init__(self, on_finding: Callable[[Finding], None] | None = None) -> None:
         self.active = False
+        self.case = 0  # distinct static values are counted per case: a test of a suite, or the whole run
         self.findings: list[Finding] = []
         self._reported: set = set()
         self.on_finding = on_finding
@@ -285,7 +286,7 @@ class Observer:
             hash(token)
         except TypeError:
             token = (type(value), repr(token))
-        values = state.values_at.setdefault((label, here), set())
+        values = state.values_at.setdefault((label, here, self.case), set())
         values.add(token)
         if len(values) == _VALUES_BEFORE_REPORT:
             self._varies(

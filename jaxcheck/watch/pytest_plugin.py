@@ -77,6 +77,9 @@ def pytest_runtest_call(item):
     if session is None:
         yield
         return
+    from jaxcheck.watch import new_case
+
+    new_case()  # a parametrised test's values, one per case, are not one call site's many
     start = len(session.seen)
     yield
     found = session.seen[start:]
