@@ -291,6 +291,21 @@ def test_the_command_runs_a_module_and_exits_0_when_nothing_is_seen(tmp_path):
     assert document["runs"][0]["results"] == []
 
 
+def test_a_program_package_named_like_jax_is_the_programs_own(tmp_path):
+    # `jaxtools` (like `jaxley` or `jaxpi`) is not `jax`: its class attributes and closures are watched.
+    write(tmp_path, "jaxtools.py", (
+        "import jax\n\n\nclass Config:\n    scale = 1.0\n\n\n"
+        "@jax.jit\ndef scaled(x):\n    return x * Config.scale\n"
+    ))
+    write(tmp_path, "main.py", (
+        "import jax.numpy as jnp\n\nfrom jaxtools import Config, scaled\n\n"
+        "print(float(scaled(jnp.float32(2.0))))\nConfig.scale = 4.0\nprint(float(scaled(jnp.float32(2.0))))\n"
+    ))
+    completed = _watch("main.py", cwd=tmp_path)
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    assert "JAX204 `scaled` read global `Config.scale`" in completed.stdout, completed.stdout
+
+
 PLUGIN_PROJECT = {
     "settings.py": """\
 import functools

@@ -13,7 +13,7 @@ import jax
 
 from jaxcheck.watch.keys import MISSING, Key, resolve
 from jaxcheck.watch.places import Site
-from jaxcheck.watch.snapshot import is_plain_value, take
+from jaxcheck.watch.snapshot import is_plain_value, of_a_library, take
 
 
 def code_of(fun):
@@ -26,7 +26,7 @@ def code_of(fun):
         elif isinstance(fun, functools.partial):
             fun = fun.func
         elif isinstance(fun, types.FunctionType):
-            if getattr(fun, "__wrapped__", None) is not None and fun.__code__.co_filename.endswith(("api.py", "ad_checkpoint.py")):
+            if getattr(fun, "__wrapped__", None) is not None and of_a_library(fun.__module__):  # JAX's own wrapper
                 fun = fun.__wrapped__
                 continue
             return fun.__code__
@@ -176,14 +176,21 @@ def _cell_full(cell) -> bool:
     return True
 
 
+_PYTHON_AND_NUMPY = frozenset({"builtins", "numpy", "functools", "typing"})
+
+
+def _of_a_library(module: str | None) -> bool:
+    """Code of JAX, its libraries, NumPy or Python's own: not the program's."""
+    return of_a_library(module) or (module or "").partition(".")[0] in _PYTHON_AND_NUMPY
+
+
 def _user_object(value) -> bool:
-    module = type(value).__module__ or ""
-    return hasattr(value, "__dict__") and not module.startswith(("jax", "flax", "equinox", "optax", "builtins", "numpy", "functools"))
+    return hasattr(value, "__dict__") and not _of_a_library(type(value).__module__)
 
 
 def _closure_and_globals(function: types.FunctionType, here: Site, found: list) -> None:
     code = function.__code__
-    if code.co_filename.endswith(("api.py", "ad_checkpoint.py")) or "/jax/" in code.co_filename:
+    if _of_a_library(function.__module__):
         return
     written = _written(code)
     for name, cell in zip(code.co_freevars, function.__closure__ or ()):
@@ -202,18 +209,13 @@ def _closure_and_globals(function: types.FunctionType, here: Site, found: list) 
         if name not in namespace:
             continue
         value = namespace[name]
-        if isinstance(value, type) and _user_class(value):
+        if isinstance(value, type) and not _of_a_library(value.__module__):
             _class_attributes(value, name, names, here, found)
             continue
         if isinstance(value, (types.FunctionType, types.MethodType, type, types.ModuleType, jax.Array)) or callable(value):
             continue
         if is_plain_value(value) or isinstance(value, (list, dict, set, np.ndarray)):
             found.append(Key(value, None if is_plain_value(value) else take(value), name, "global", here, namespace=namespace, name=name))
-
-
-def _user_class(cls: type) -> bool:
-    module = cls.__module__ or ""
-    return not module.startswith(("jax", "flax", "equinox", "optax", "builtins", "numpy", "functools", "typing"))
 
 
 def _class_attributes(cls: type, name: str, names: set[str], here: Site, found: list) -> None:

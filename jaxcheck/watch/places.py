@@ -12,6 +12,8 @@ import os
 import sys
 from dataclasses import dataclass
 
+from jaxcheck.watch.snapshot import LIBRARIES
+
 _OWN = os.path.dirname(os.path.abspath(__file__))
 # Frames in these folders are not the user's: the place of a call is the first frame outside them.
 _SKIPPED = (_OWN, os.path.dirname(os.__file__))
@@ -87,7 +89,8 @@ def _library(filename: str) -> bool:
     return False
 
 
-_LIBRARIES = {"jax", "jaxlib", "equinox", "flax", "optax", "penzai", "functools", "contextlib", "_pytest", "pytest", "pluggy", "runpy"}
+# Installed packages whose frames are not the program's place: JAX's libraries and the machinery that runs it.
+_LIBRARIES = LIBRARIES | {"functools", "contextlib", "_pytest", "pytest", "pluggy", "runpy"}
 
 
 @functools.lru_cache(maxsize=256)

@@ -138,11 +138,16 @@ def _kind(kind: type) -> str:
     return found
 
 
-_LIBRARIES = ("jax", "jaxlib", "equinox", "flax", "optax", "penzai")
+# JAX and the libraries around it, by top-level package (`jaxley` is a program's package, not `jax`).
+LIBRARIES = frozenset({"jax", "jaxlib", "equinox", "flax", "optax", "penzai"})
+
+
+def of_a_library(module: str | None) -> bool:
+    return (module or "").partition(".")[0] in LIBRARIES
 
 
 def _library_type(kind: type) -> bool:
-    return (kind.__module__ or "").split(".")[0] in _LIBRARIES and not hasattr(kind, "__dataclass_fields__")
+    return of_a_library(kind.__module__) and not hasattr(kind, "__dataclass_fields__")
 
 
 def _walk(obj, path: tuple, depth: int, snapshot: Snapshot, seen: set) -> None:
